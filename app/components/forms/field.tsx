@@ -1,0 +1,85 @@
+import { useId } from "react";
+import { cn } from "~/lib/cn";
+
+const inputClass =
+  "block w-full rounded-md border border-input bg-background px-3 py-2.5 text-base text-foreground placeholder:text-muted-foreground focus-visible:outline-3 focus-visible:outline-ring aria-invalid:border-destructive";
+
+type FieldProps = {
+  label: string;
+  error?: string;
+  required?: boolean;
+  className?: string;
+} & (
+  | ({ multiline?: false } & React.ComponentProps<"input">)
+  | ({ multiline: true } & React.ComponentProps<"textarea">)
+);
+
+/** A labelled input (or textarea) with its error message wired up for screen readers. */
+export function Field({ label, error, required, className, multiline, ...inputProps }: FieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const shared = {
+    id,
+    required,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? errorId : undefined,
+    className: inputClass,
+  };
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-semibold text-foreground">
+        {label}
+        {required ? (
+          <span className="text-destructive" aria-hidden="true">
+            {" "}
+            *
+          </span>
+        ) : null}
+      </label>
+      {multiline ? (
+        <textarea {...(inputProps as React.ComponentProps<"textarea">)} {...shared} />
+      ) : (
+        <input {...(inputProps as React.ComponentProps<"input">)} {...shared} />
+      )}
+      {error ? (
+        <p id={errorId} className="mt-1 text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+type CheckboxFieldProps = Omit<React.ComponentProps<"input">, "type"> & {
+  children: React.ReactNode;
+  error?: string;
+};
+
+/** A consent checkbox. Never pre-ticked: callers pass no defaultChecked from the URL. */
+export function CheckboxField({ children, error, className, ...inputProps }: CheckboxFieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={cn("flex items-start gap-3", className)}>
+      <input
+        id={id}
+        type="checkbox"
+        value="on"
+        className="mt-1 h-5 w-5 shrink-0 accent-[#b22234]"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...inputProps}
+      />
+      <div>
+        <label htmlFor={id} className="text-sm leading-relaxed text-foreground">
+          {children}
+        </label>
+        {error ? (
+          <p id={errorId} className="mt-1 text-sm text-destructive">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { BellRing, ShieldCheck, Zap } from "lucide-react";
+import { CheckboxField, Field } from "~/components/forms/field";
+import { BrandMark } from "~/components/site/brand-mark";
+import { ImportantDisclosure } from "~/components/site/important-disclosure";
+import { Button } from "~/components/ui/button";
+import { NoticeBanner } from "~/components/ui/notice-banner";
+import { OPT_IN_REDIRECT_MS, type PublicSiteConfig } from "~/config/site";
+import { smsDisclosureText } from "~/lib/consent-texts";
+import type { Notice } from "~/lib/notices";
+import { useHydrated } from "~/lib/use-hydrated";
+
+export const OPT_IN_ACTION = "/opt-in";
+
+export type OptInPrefill = { clickId: string; firstName: string; lastName: string; phone: string };
+
+export type OptInActionData = {
+  form: "opt-in";
+  success: boolean;
+  dnc: boolean;
+  notice: Notice;
+  fieldErrors?: Partial<Record<"firstName" | "lastName" | "phone", string>>;
+};
+
+const BENEFITS = [
+  { icon: Zap, text: "Breaking market moves as they happen" },
+  { icon: BellRing, text: "Gold, silver, bond and Fed alerts" },
+  { icon: ShieldCheck, text: "No spam. Reply STOP at any time" },
+] as const;
+
+export function OptInPage({
+  site,
+  prefill,
+  serverResult,
+}: {
+  site: PublicSiteConfig;
+  prefill: OptInPrefill;
+  serverResult?: OptInActionData;
+}) {
+  const fetcher = useFetcher<OptInActionData>();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState({
+    firstName: prefill.firstName,
+    lastName: prefill.lastName,
+    phone: prefill.phone,
+    smsConsent: false,
+    termsConsent: false,
+  });
+  const submitting = fetcher.state !== "idle";
+  const result = fetcher.data ?? serverResult;
+  const complete = values.firstName.trim() && values.lastName.trim() && values.phone.trim() && values.termsConsent;
+
+  useEffect(() => {
+    if (!fetcher.data) return;
+    const { notice, success } = fetcher.data;
+    if (!success) {
+      toast.error(notice.title, { description: notice.description });
+      return;
+    }
+    toast.success(notice.title, { description: notice.description });
+    setValues({ firstName: "", lastName: "", phone: "", smsConsent: false, termsConsent: false });
+    formRef.current?.reset();
+    const timer = setTimeout(() => navigate("/blog"), OPT_IN_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [fetcher.data, navigate]);
+
+  const errors = result && !result.success ? result.fieldErrors : undefined;
+  const bind = (name: "firstName" | "lastName" | "phone") => ({
+    name,
+    value: values[name],
+    onChange: (event: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: event.target.value })),
+    error: errors?.[name],
+  });
+
+  return (
+    <div className="flex min-h-screen flex-col bg-muted">
+      <header className="bg-primary text-primary-foreground">
+        <div className="mx-auto flex h-16 max-w-5xl items-center px-4">
+          <Link to="/" className="flex items-center gap-2 text-lg font-extrabold">
+            <BrandMark />
+            {site.name}
+          </Link>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <div className="mx-auto grid max-w-5xl gap-10 px-4 py-10 md:grid-cols-5 md:py-16">
+          <section className="md:col-span-2" aria-labelledby="opt-in-heading">
+            <p className="text-sm font-bold uppercase tracking-widest text-accent-strong">Free SMS Market Alerts</p>
+            <h1 id="opt-in-heading" className="mt-3 text-4xl font-extrabold leading-tight text-primary">
+              Get Breaking Market Alerts by Text
+            </h1>
+            <p className="mt-4 text-lg text-muted-foreground">
+              Join thousands of patriotic investors who hear about the moves that matter first: straight to your phone,
+              free of charge.
+            </p>
+            <ul className="mt-6 space-y-3">
+              {BENEFITS.map(({ icon: Icon, text }) => (
+                <li key={text} className="flex items-center gap-3 font-semibold text-primary">
+                  <Icon className="h-5 w-5 shrink-0 text-accent" aria-hidden="true" />
+                  {text}
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section className="md:col-span-3" aria-label="Sign up for SMS market alerts">
+            <fetcher.Form
+              ref={formRef}
+              method="post"
+              action={OPT_IN_ACTION}
+              className="rounded-lg bg-card p-6 shadow-lg md:p-8"
+              noValidate={hydrated}
+            >
+              {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
+              {!hydrated && result?.success ? (
+                <p className="mb-6">
+                  <Link to="/blog" className="font-semibold text-accent-strong underline">
+                    Continue to the latest market insights
+                  </Link>
+                </p>
+              ) : null}
+              <input type="hidden" name="clickId" value={prefill.clickId} />
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Field label="First Name" autoComplete="given-name" required {...bind("firstName")} />
+                <Field label="Last Name" autoComplete="family-name" required {...bind("lastName")} />
+                <Field
+                  label="Mobile Phone"
+                  type="tel"
+                  autoComplete="tel"
+                  inputMode="tel"
+                  placeholder="(555) 123-4567"
+                  required
+                  className="sm:col-span-2"
+                  {...bind("phone")}
+                />
+              </div>
+              <div className="mt-6 space-y-4">
+                <CheckboxField
+                  name="smsConsent"
+                  checked={values.smsConsent}
+                  onChange={(event) => setValues((v) => ({ ...v, smsConsent: event.target.checked }))}
+                >
+                  {smsDisclosureText(site.name)}
+                </CheckboxField>
+                <CheckboxField
+                  name="termsConsent"
+                  checked={values.termsConsent}
+                  onChange={(event) => setValues((v) => ({ ...v, termsConsent: event.target.checked }))}
+                >
+                  I agree to the{" "}
+                  <Link to="/terms" className="font-semibold text-accent-strong underline">
+                    Terms of Service
+                  </Link>{" "}
+                  and{" "}
+                  <Link to="/privacy" className="font-semibold text-accent-strong underline">
+                    Privacy Policy
+                  </Link>
+                  .
+                </CheckboxField>
+              </div>
+              <Button type="submit" size="lg" className="mt-6 w-full" disabled={hydrated && (!complete || submitting)}>
+                {submitting ? "Joining..." : "JOIN FREE ALERTS"}
+              </Button>
+            </fetcher.Form>
+          </section>
+        </div>
+      </main>
+      <footer className="bg-primary text-xs text-on-primary-muted">
+        <div className="mx-auto max-w-5xl space-y-3 px-4 py-6">
+          <nav aria-label="Legal">
+            <ul className="flex flex-wrap gap-4">
+              <li>
+                <Link to="/privacy" className="underline hover:text-white">
+                  Privacy Policy
+                </Link>
+              </li>
+              <li>
+                <Link to="/terms" className="underline hover:text-white">
+                  Terms of Service
+                </Link>
+              </li>
+              <li>
+                <Link to="/disclaimer" className="underline hover:text-white">
+                  Disclaimer
+                </Link>
+              </li>
+            </ul>
+          </nav>
+          <ImportantDisclosure siteName={site.name} />
+          <p>
+            &copy; {site.year} {site.name}. All rights reserved.
+          </p>
+        </div>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher } from "react-router";
+import { toast } from "sonner";
+import { CheckboxField, Field } from "~/components/forms/field";
+import { Button } from "~/components/ui/button";
+import { NoticeBanner } from "~/components/ui/notice-banner";
+import { smsDisclosureText } from "~/lib/consent-texts";
+import type { Notice } from "~/lib/notices";
+import { useHydrated } from "~/lib/use-hydrated";
+
+/** Where the newsletter form posts; the action answers with { notice, fieldErrors?, ok }. */
+export const NEWSLETTER_ACTION = "/home";
+
+export type NewsletterActionData = {
+  form: "newsletter";
+  ok: boolean;
+  notice: Notice;
+  fieldErrors?: Partial<Record<"firstName" | "lastName" | "email" | "phone", string>>;
+};
+
+const EMPTY = { firstName: "", lastName: "", email: "", phone: "", smsConsent: false, termsConsent: false };
+
+export function NewsletterSection({
+  siteName,
+  serverResult,
+}: {
+  siteName: string;
+  /** The action's answer when the form was posted without JavaScript. */
+  serverResult?: NewsletterActionData;
+}) {
+  const fetcher = useFetcher<NewsletterActionData>();
+  const hydrated = useHydrated();
+  const [values, setValues] = useState(EMPTY);
+  const formRef = useRef<HTMLFormElement>(null);
+  const submitting = fetcher.state !== "idle";
+  const result = fetcher.data ?? serverResult;
+  const complete =
+    values.firstName.trim() && values.lastName.trim() && values.email.trim() && values.phone.trim() && values.termsConsent;
+
+  useEffect(() => {
+    if (!fetcher.data) return;
+    const { notice, ok } = fetcher.data;
+    if (notice.variant === "success") toast.success(notice.title, { description: notice.description });
+    else toast.error(notice.title, { description: notice.description });
+    if (ok) {
+      setValues(EMPTY);
+      formRef.current?.reset();
+    }
+  }, [fetcher.data]);
+
+  const bind = (name: "firstName" | "lastName" | "email" | "phone") => ({
+    name,
+    value: values[name],
+    onChange: (event: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: event.target.value })),
+    error: result?.ok ? undefined : result?.fieldErrors?.[name],
+  });
+
+  return (
+    <section id="newsletter" aria-labelledby="newsletter-heading" className="scroll-mt-20 bg-primary py-16 text-white">
+      <div className="mx-auto max-w-3xl px-4">
+        <h2 id="newsletter-heading" className="text-center text-3xl font-extrabold md:text-4xl">
+          Join Our Newsletter for SMS Market Updates
+        </h2>
+        <p className="mx-auto mt-3 max-w-2xl text-center text-on-primary-muted">
+          Get our latest market analysis by e-mail and, if you choose, breaking market alerts by text message.
+        </p>
+        <fetcher.Form
+          ref={formRef}
+          method="post"
+          action={NEWSLETTER_ACTION}
+          className="mt-8 rounded-lg bg-card p-6 text-card-foreground shadow-lg md:p-8"
+          noValidate={hydrated}
+        >
+          <input type="hidden" name="intent" value="newsletter" />
+          {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
+          <div className="grid gap-4 md:grid-cols-2">
+            <Field label="First Name" autoComplete="given-name" required {...bind("firstName")} />
+            <Field label="Last Name" autoComplete="family-name" required {...bind("lastName")} />
+            <Field label="Email" type="email" autoComplete="email" required {...bind("email")} />
+            <Field label="Phone" type="tel" autoComplete="tel" required {...bind("phone")} />
+          </div>
+          <div className="mt-6 space-y-4">
+            <CheckboxField
+              name="smsConsent"
+              checked={values.smsConsent}
+              onChange={(event) => setValues((v) => ({ ...v, smsConsent: event.target.checked }))}
+            >
+              {smsDisclosureText(siteName)}
+            </CheckboxField>
+            <CheckboxField
+              name="termsConsent"
+              checked={values.termsConsent}
+              onChange={(event) => setValues((v) => ({ ...v, termsConsent: event.target.checked }))}
+            >
+              I agree to the{" "}
+              <Link to="/terms" className="font-semibold text-accent-strong underline">
+                Terms of Service
+              </Link>{" "}
+              and{" "}
+              <Link to="/privacy" className="font-semibold text-accent-strong underline">
+                Privacy Policy
+              </Link>
+              .
+            </CheckboxField>
+          </div>
+          <Button type="submit" size="lg" className="mt-6 w-full" disabled={hydrated && (!complete || submitting)}>
+            {submitting ? "Subscribing..." : "Subscribe"}
+          </Button>
+        </fetcher.Form>
+      </div>
+    </section>
+  );
+}

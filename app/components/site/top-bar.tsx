@@ -1,0 +1,75 @@
+import { useRef } from "react";
+import { Link, NavLink } from "react-router";
+import { Menu, X } from "lucide-react";
+import { PRIMARY_NAV, SUBSCRIBE_HREF } from "~/config/site";
+import { buttonVariants } from "~/components/ui/button";
+import { cn } from "~/lib/cn";
+import { BrandMark } from "./brand-mark";
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "rounded px-3 py-2 text-sm font-bold tracking-widest text-primary-foreground hover:text-gold-soft",
+    isActive && "text-gold-soft underline decoration-2 underline-offset-8",
+  );
+
+export function TopBar({ siteName }: { siteName: string }) {
+  // A <details> menu opens and closes without JavaScript; with JavaScript it also closes when a
+  // link is chosen (client navigation keeps the page, so it would otherwise stay open).
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  const closeMenu = () => {
+    if (menuRef.current) menuRef.current.open = false;
+  };
+
+  return (
+    <header className="sticky top-0 z-40 bg-primary text-primary-foreground shadow-md">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
+        <Link to="/" className="flex items-center gap-2 text-lg font-extrabold tracking-tight">
+          <BrandMark />
+          <span>{siteName}</span>
+        </Link>
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {PRIMARY_NAV.map((item) => (
+            <NavLink key={item.to} to={item.to} className={navLinkClass} prefetch="intent">
+              {item.label}
+            </NavLink>
+          ))}
+          <Link to={SUBSCRIBE_HREF} className={cn(buttonVariants({ size: "sm" }), "ml-3 tracking-widest")}>
+            SUBSCRIBE
+          </Link>
+        </nav>
+        <details ref={menuRef} className="group md:hidden" data-testid="mobile-menu">
+          <summary
+            className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-md hover:bg-primary-soft"
+            aria-label="Menu"
+          >
+            <Menu className="h-6 w-6 group-open:hidden" aria-hidden="true" />
+            <X className="hidden h-6 w-6 group-open:block" aria-hidden="true" />
+          </summary>
+          <nav
+            aria-label="Mobile"
+            className="absolute inset-x-0 top-16 border-t border-primary-soft bg-primary px-4 pb-6 pt-2 shadow-lg"
+          >
+            <ul className="flex flex-col">
+              {PRIMARY_NAV.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} className={cn(navLinkClass, "block py-3 text-base")} onClick={closeMenu}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+              <li className="pt-3">
+                <Link
+                  to={SUBSCRIBE_HREF}
+                  onClick={closeMenu}
+                  className={cn(buttonVariants(), "w-full tracking-widest")}
+                >
+                  SUBSCRIBE
+                </Link>
+              </li>
+            </ul>
+          </nav>
+        </details>
+      </div>
+    </header>
+  );
+}

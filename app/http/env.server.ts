@@ -1,0 +1,75 @@
+import { existsSync } from "node:fs";
+import { z } from "zod";
+
+const BooleanFromString = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const HostListSchema = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, "must be bare host names, e.g. example.com")).min(1));
+
+/**
+ * Every setting the server reads. Defaults make `npm start` work with no configuration;
+ * `.env.example` documents each one.
+ */
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SITE_NAME: z.string().trim().min(2).max(60).default("Patriot Investor"),
+  SITE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL, e.g. https://example.com" })
+    .default("http://localhost:3000")
+    .transform((value) => value.replace(/\/+$/, "")),
+  MAIN_DOMAINS: HostListSchema.default(["localhost"]),
+  SITE_EMAIL: z.email().default("info@patriotinvestor.example"),
+  SITE_PHONE: z
+    .string()
+    .regex(/^[0-9+() .-]{7,20}$/, "must be a phone number such as 1-800-555-0199")
+    .default("1-800-555-0199"),
+  OFFER_URL: z.url({ protocol: /^https?$/ }).default("https://offers.example.com/free-retirement-wealth-guide"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable means "not set", the way a .env line `SMTP_URL=` reads.
+  const defined = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const result = EnvSchema.safeParse(defined);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+function loadDotEnv() {
+  if (process.env.NODE_ENV !== "test" && existsSync(".env")) process.loadEnvFile(".env");
+}
+
+let cached: Env | undefined;
+
+/** The validated configuration, parsed once per process. */
+export function getEnv(): Env {
+  if (!cached) {
+    loadDotEnv();
+    cached = parseEnv(process.env);
+  }
+  return cached;
+}
+
+export { BooleanFromString };

@@ -1,0 +1,79 @@
+/**
+ * The single catalogue of user-facing notices (spec section 8, word for word).
+ * Services return codes, routes map codes to keys here, and the UI shows them with sonner
+ * (or server-rendered when JavaScript is off).
+ */
+export type NoticeVariant = "success" | "error" | "info";
+
+export type Notice = { title: string; description: string; variant: NoticeVariant };
+
+export const GENERIC_SUBSCRIPTION_ERROR = "There was an issue with your subscription. Please try again.";
+
+export const NOTICES = {
+  consentRequired: {
+    title: "Consent Required",
+    description: "Please agree to the terms and conditions to continue.",
+    variant: "error",
+  },
+  optInMissingFields: {
+    title: "Required Fields Missing",
+    description: "Please fill in your first name, last name, and phone number.",
+    variant: "error",
+  },
+  optInDnc: {
+    title: "Unable to Subscribe",
+    description: "This phone number is on the Do Not Call list and cannot receive marketing messages.",
+    variant: "error",
+  },
+  optInError: { title: "Subscription Error", description: GENERIC_SUBSCRIPTION_ERROR, variant: "error" },
+  optInSuccess: {
+    title: "Welcome Patriot!",
+    description: "You're now subscribed to breaking market alerts!",
+    variant: "success",
+  },
+  adminLoadFailed: { title: "Error", description: "Failed to load current SMS message", variant: "error" },
+  adminSaveFailed: { title: "Error", description: "Failed to update welcome message", variant: "error" },
+  adminSaved: { title: "Success", description: "Welcome message updated successfully!", variant: "success" },
+  adminMessageRequired: { title: "Message Required", description: "Please enter a welcome message", variant: "error" },
+  signedIn: { title: "Welcome back!", description: "You have successfully signed in.", variant: "success" },
+  signInFailed: { title: "Sign In Failed", description: "Invalid email or password.", variant: "error" },
+  accountCreated: {
+    title: "Account Created!",
+    description: "Please check your email to verify your account.",
+    variant: "success",
+  },
+  signUpFailed: { title: "Sign Up Failed", description: "We could not create your account.", variant: "error" },
+  signedOut: { title: "Signed Out", description: "You have been successfully signed out.", variant: "success" },
+  contactSent: {
+    title: "Message Sent",
+    description: "Thank you for reaching out. We reply within 24 hours on business days.",
+    variant: "success",
+  },
+  contactInvalid: {
+    title: "Please Check the Form",
+    description: "Some fields need your attention.",
+    variant: "error",
+  },
+  tooManyRequests: {
+    title: "Too Many Attempts",
+    description: "Please wait a few minutes and try again.",
+    variant: "error",
+  },
+} as const satisfies Record<string, Notice>;
+
+export type NoticeKey = keyof typeof NOTICES;
+
+/** "Successfully Subscribed!" names the product, so its text is built from the site name. */
+export function newsletterSuccessNotice(siteName: string): Notice {
+  return {
+    title: "Successfully Subscribed!",
+    description: `Welcome to ${siteName}! You'll receive updates soon.`,
+    variant: "success",
+  };
+}
+
+/** A notice with its description replaced, e.g. "Subscription Error" with the server's text. */
+export function noticeWith(key: NoticeKey, description?: string | null): Notice {
+  const notice = NOTICES[key];
+  return description ? { ...notice, description } : notice;
+}

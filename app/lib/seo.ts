@@ -1,0 +1,92 @@
+import type { MetaDescriptor } from "react-router";
+import type { PublicSiteConfig } from "~/config/site";
+
+export type PageSeo = {
+  title: string;
+  description: string;
+  /** Path of the canonical URL, e.g. "/about". */
+  path: string;
+  image?: string;
+  imageAlt?: string;
+  type?: "website" | "article";
+  noindex?: boolean;
+  publishedTime?: string;
+  modifiedTime?: string;
+  author?: string;
+};
+
+export const DEFAULT_SOCIAL_IMAGE = "/images/hero-home.svg";
+
+export function absoluteUrl(site: Pick<PublicSiteConfig, "url">, path: string) {
+  return new URL(path, `${site.url}/`).href;
+}
+
+/** Title, description, canonical, OpenGraph and Twitter tags for one page. */
+export function seoMeta(site: PublicSiteConfig, page: PageSeo): MetaDescriptor[] {
+  const title = page.title.includes(site.name) ? page.title : `${page.title} | ${site.name}`;
+  const url = absoluteUrl(site, page.path);
+  const image = absoluteUrl(site, page.image ?? DEFAULT_SOCIAL_IMAGE);
+  const tags: MetaDescriptor[] = [
+    { title },
+    { name: "description", content: page.description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:site_name", content: site.name },
+    { property: "og:type", content: page.type ?? "website" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: page.description },
+    { property: "og:url", content: url },
+    { property: "og:image", content: image },
+    { property: "og:image:alt", content: page.imageAlt ?? site.name },
+    { property: "og:locale", content: "en_US" },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: page.description },
+    { name: "twitter:image", content: image },
+    { name: "twitter:image:alt", content: page.imageAlt ?? site.name },
+  ];
+  if (page.publishedTime) tags.push({ property: "article:published_time", content: page.publishedTime });
+  if (page.modifiedTime) tags.push({ property: "article:modified_time", content: page.modifiedTime });
+  if (page.author) tags.push({ property: "article:author", content: page.author });
+  if (page.noindex) tags.push({ name: "robots", content: "noindex, nofollow" });
+  return tags;
+}
+
+/**
+ * Serialises JSON-LD for an inline <script type="application/ld+json">. Escaping "<" keeps a
+ * title such as "</script><script>" from closing the element early.
+ */
+export function serializeJsonLd(data: unknown) {
+  return JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+export function organizationJsonLd(site: PublicSiteConfig) {
+  return {
+    "@type": "Organization",
+    "@id": `${site.url}/#organization`,
+    name: site.name,
+    url: `${site.url}/`,
+    logo: absoluteUrl(site, "/favicon.svg"),
+    email: site.email,
+    telephone: site.phone,
+    foundingDate: "2018",
+    address: { "@type": "PostalAddress", addressCountry: "US" },
+  };
+}
+
+export function breadcrumbJsonLd(site: PublicSiteConfig, trail: { name: string; path: string }[]) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: [{ name: "Home", path: "/home" }, ...trail].map((item, index) => ({
+      "@type": "ListItem",
+      position: index + 1,
+      name: item.name,
+      item: absoluteUrl(site, item.path),
+    })),
+  };
+}

@@ -1,0 +1,86 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import appCss from "./styles/app.css?url";
+import { getPublicSiteConfig } from "./http/site.server";
+import { NotFoundView } from "./components/site/not-found-view";
+import { ErrorView } from "./components/site/error-view";
+import { SiteChrome } from "./components/site/site-chrome";
+import { Toaster } from "./components/ui/toaster";
+import type { PublicSiteConfig } from "./config/site";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: appCss },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function loader() {
+  return { site: getPublicSiteConfig() };
+}
+
+export type RouteHandle = {
+  /** false: the page is complete as HTML and ships no JavaScript at all. */
+  hydrate?: boolean;
+};
+
+function useShipsJavaScript() {
+  const matches = useMatches();
+  return !matches.some((match) => (match.handle as RouteHandle | undefined)?.hydrate === false);
+}
+
+export function useSiteConfig(): PublicSiteConfig {
+  const data = useRouteLoaderData<typeof loader>("root");
+  if (!data) throw new Error("The root loader did not run");
+  return data.site;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const shipsJavaScript = useShipsJavaScript();
+  return (
+    <html lang="en-US">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0b2545" />
+        <Meta />
+        {data ? (
+          <link rel="alternate" type="application/rss+xml" title={`${data.site.name} Market Insights`} href="/rss.xml" />
+        ) : null}
+        <Links />
+      </head>
+      <body>
+        <a href="#main" className="skip-link">
+          Skip to main content
+        </a>
+        {children}
+        {shipsJavaScript ? (
+          <>
+            <Toaster />
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const isNotFound = isRouteErrorResponse(error) && error.status === 404;
+  return <SiteChrome>{isNotFound ? <NotFoundView /> : <ErrorView error={error} />}</SiteChrome>;
+}

@@ -1,0 +1,155 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/blog";
+import { ArticleCard } from "~/components/blog/article-card";
+import { TRENDING_TOPICS } from "~/components/blog/trending-topics";
+import { JsonLd } from "~/components/site/json-ld";
+import { ALL_POSTS_LABEL, ARTICLE_CATEGORIES, categoryBySlug } from "~/config/categories";
+import { getArticlesInCategory, getFeaturedArticle } from "~/content/index";
+import { toTeaser } from "~/content/teasers";
+import { cn } from "~/lib/cn";
+import { formatLongDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/route-meta";
+import { breadcrumbJsonLd } from "~/lib/seo";
+import { useSiteConfig } from "~/root";
+import type { RouteHandle } from "~/root";
+
+export const handle: RouteHandle = { hydrate: false };
+
+export function loader({ request }: Route.LoaderArgs) {
+  const category = categoryBySlug(new URL(request.url).searchParams.get("category"));
+  const featured = toTeaser(getFeaturedArticle());
+  const articles = getArticlesInCategory(category?.slug ?? null).map(toTeaser);
+  return {
+    category: category ?? null,
+    // "All Posts" shows the featured article on its own above the grid of the others.
+    featured: category ? null : featured,
+    grid: category ? articles : articles.filter((article) => article.slug !== featured.slug),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  const category = loaderData?.category;
+  return pageMeta(matches, {
+    title: category ? `${category.name} Articles` : "Market Insights Blog",
+    description: category
+      ? `Conservative, plain-spoken ${category.name.toLowerCase()} articles for American retail investors.`
+      : "Market analysis, precious metals, bonds, retirement planning and wealth-building articles for American retail investors.",
+    path: category ? `/blog?category=${category.slug}` : "/blog",
+  });
+};
+
+const buttonClass = (active: boolean) =>
+  cn(
+    "inline-flex h-10 items-center rounded-full border-2 px-4 text-sm font-semibold transition-colors",
+    active
+      ? "border-primary bg-primary text-primary-foreground"
+      : "border-border bg-card text-primary hover:border-primary",
+  );
+
+export default function Blog({ loaderData }: Route.ComponentProps) {
+  const site = useSiteConfig();
+  const { category, featured, grid } = loaderData;
+  return (
+    <>
+      <JsonLd data={breadcrumbJsonLd(site, [{ name: "Blog", path: "/blog" }])} />
+      <section className="bg-primary py-14 text-center text-white">
+        <div className="mx-auto max-w-4xl px-4">
+          <h1 className="text-4xl font-extrabold md:text-5xl">Market Insights</h1>
+          <p className="mt-4 text-lg text-on-primary-muted">
+            Conservative analysis of stocks, bonds, precious metals and retirement, written for Americans who want to
+            keep what they earn.
+          </p>
+        </div>
+      </section>
+
+      <div className="mx-auto max-w-7xl px-4 py-12">
+        {featured ? (
+          <section aria-labelledby="featured-heading" className="mb-14">
+            <h2 id="featured-heading" className="text-sm font-bold uppercase tracking-widest text-accent-strong">
+              Featured Article
+            </h2>
+            <article className="mt-4 grid overflow-hidden rounded-lg border border-border bg-card shadow-sm md:grid-cols-2">
+              <img
+                src={featured.image}
+                alt=""
+                width={1200}
+                height={675}
+                fetchPriority="high"
+                decoding="async"
+                className="h-full w-full object-cover"
+              />
+              <div className="flex flex-col justify-center p-8">
+                <p className="text-xs font-bold uppercase tracking-widest text-accent-strong">{featured.category}</p>
+                <h3 className="mt-2 text-3xl font-extrabold leading-tight text-primary">
+                  <Link to={`/articles/${featured.slug}`} className="hover:underline">
+                    {featured.title}
+                  </Link>
+                </h3>
+                <p className="mt-3 text-muted-foreground">{featured.excerpt}</p>
+                <p className="mt-4 text-sm text-muted-foreground">
+                  {featured.author} · <time dateTime={featured.date}>{formatLongDate(featured.date)}</time> ·{" "}
+                  {featured.readingMinutes} min read
+                </p>
+              </div>
+            </article>
+          </section>
+        ) : null}
+
+        <nav aria-label="Article categories">
+          <ul className="flex flex-wrap gap-3">
+            <li>
+              <Link to="/blog" className={buttonClass(!category)} aria-current={!category ? "page" : undefined}>
+                {ALL_POSTS_LABEL}
+              </Link>
+            </li>
+            {ARTICLE_CATEGORIES.map((item) => (
+              <li key={item.slug}>
+                <Link
+                  to={`/blog?category=${item.slug}`}
+                  className={buttonClass(category?.slug === item.slug)}
+                  aria-current={category?.slug === item.slug ? "page" : undefined}
+                >
+                  {item.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div className="mt-10 grid gap-10 lg:grid-cols-4">
+          <section aria-labelledby="articles-heading" className="lg:col-span-3">
+            <h2 id="articles-heading" className="text-2xl font-extrabold text-primary">
+              {category ? category.name : "Latest Articles"}
+            </h2>
+            {grid.length === 0 ? (
+              <p className="mt-6 text-muted-foreground">No articles in this category yet.</p>
+            ) : (
+              <div className="mt-6 grid gap-6 md:grid-cols-2 xl:grid-cols-3">
+                {grid.map((article) => (
+                  <ArticleCard key={article.slug} article={article} newTab />
+                ))}
+              </div>
+            )}
+          </section>
+          <aside aria-labelledby="trending-heading">
+            <div className="rounded-lg border border-border bg-muted p-6">
+              <h2 id="trending-heading" className="text-lg font-extrabold text-primary">
+                Trending Topics
+              </h2>
+              <ol className="mt-4 space-y-3">
+                {TRENDING_TOPICS.map((topic, index) => (
+                  <li key={topic.label} className="flex gap-3">
+                    <span className="font-extrabold text-accent-strong">{index + 1}.</span>
+                    <Link to={topic.href} className="font-semibold text-primary hover:underline">
+                      {topic.label}
+                    </Link>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          </aside>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+import type { Route } from "./+types/home";
+import { HomePage } from "~/components/home/home-page";
+import { JsonLd } from "~/components/site/json-ld";
+import { useSiteConfig } from "~/root";
+import { loadHomeContent } from "~/content/home.server";
+import { pageMeta } from "~/lib/route-meta";
+import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
+
+export function loader() {
+  return loadHomeContent();
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...HOME_SEO, path: "/home" });
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const site = useSiteConfig();
+  return (
+    <>
+      <JsonLd data={homeJsonLd(site)} />
+      <HomePage site={site} latest={loaderData.latest} />
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The production server. It is the entry of the server bundle (vite.config.ts), so routes and
+ * server share one module graph: one configuration, one logger, one database handle. The React
+ * Router build is imported lazily, which also gives the prerender step its own chunk to load.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestListener } from "@react-router/node";
+import { getEnv } from "~/http/env.server";
+import { logger } from "~/http/logger.server";
+import { clientIp } from "./client-ip";
+import { baseSecurityHeaders } from "./security-headers";
+import { loadStaticFiles } from "./static-files";
+import { serveStatic } from "./serve-static";
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+export type RunningServer = { port: number; close: () => Promise<void> };
+
+export async function startServer(options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const env = getEnv();
+  const production = env.NODE_ENV === "production";
+  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
+  const staticFiles = loadStaticFiles(clientDir);
+  const securityHeaders = baseSecurityHeaders(production);
+  const handleWithRouter = createRequestListener({ build: () => import("virtual:react-router/server-build"), mode: production ? "production" : "development" });
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    if (serveStatic(req, res, staticFiles, () => ({}))) return;
+
+    // Everything else goes to the app. The client address is fixed here, from the socket or the
+    // trusted proxies only, so nothing downstream can be fooled by a forged X-Forwarded-For.
+    const requestId = randomUUID();
+    req.headers["x-forwarded-for"] = clientIp(req, env.TRUST_PROXY);
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    const started = performance.now();
+    res.on("finish", () => {
+      logger.info(
+        { requestId, method: req.method, path: req.url, status: res.statusCode, ms: Math.round(performance.now() - started) },
+        "request",
+      );
+    });
+    void handleWithRouter(req, res);
+  };
+
+  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 }, onRequest);
+  const port = options.port ?? env.PORT;
+  const host = options.host ?? env.HOST;
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  const boundPort = typeof address === "object" && address ? address.port : port;
+  logger.info({ port: boundPort, host, staticFiles: staticFiles.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      const deadline = setTimeout(() => {
+        server.closeAllConnections();
+        resolve();
+      }, SHUTDOWN_DEADLINE_MS);
+      deadline.unref();
+      server.close(() => {
+        clearTimeout(deadline);
+        resolve();
+      });
+      server.closeIdleConnections();
+    }));
+  return { port: boundPort, close };
+}

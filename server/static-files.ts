@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import { createHash } from "node:crypto";
+
+export type StaticFile = {
+  body: Buffer;
+  gzip?: Buffer;
+  brotli?: Buffer;
+  contentType: string;
+  cacheControl: string;
+  etag: string;
+};
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
+  ".json": "application/json; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".data": "text/x-script; charset=utf-8",
+  ".webmanifest": "application/manifest+json",
+  ".woff2": "font/woff2",
+};
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? walk(full) : [full];
+  });
+}
+
+function cacheControlFor(urlPath: string) {
+  // Vite fingerprints everything under /assets/: it can be cached for good.
+  if (urlPath.startsWith("/assets/")) return "public, max-age=31536000, immutable";
+  if (urlPath.startsWith("/images/") || urlPath === "/favicon.svg") return "public, max-age=86400";
+  if (urlPath.endsWith(".xml") || urlPath.endsWith(".txt")) return "public, max-age=3600";
+  return "public, max-age=0, must-revalidate";
+}
+
+function contentTypeFor(file: string) {
+  if (file.endsWith("rss.xml")) return "application/rss+xml; charset=utf-8";
+  return CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
+}
+
+/**
+ * Loads the client build (hashed assets, public files and prerendered pages) into memory with
+ * the .br/.gz twins made at build time. Keys are URL paths: a prerendered page
+ * `about/index.html` answers `/about`.
+ */
+export function loadStaticFiles(clientDir: string) {
+  const files = new Map<string, StaticFile>();
+  if (!existsSync(clientDir)) return files;
+  for (const file of walk(clientDir)) {
+    if (file.endsWith(".br") || file.endsWith(".gz")) continue;
+    const relative = path.relative(clientDir, file).split(path.sep).join("/");
+    let urlPath = `/${relative}`;
+    if (urlPath.endsWith("/index.html")) urlPath = urlPath.slice(0, -"/index.html".length) || "/";
+    const body = readFileSync(file);
+    files.set(urlPath, {
+      body,
+      gzip: existsSync(`${file}.gz`) ? readFileSync(`${file}.gz`) : undefined,
+      brotli: existsSync(`${file}.br`) ? readFileSync(`${file}.br`) : undefined,
+      contentType: contentTypeFor(file),
+      cacheControl: cacheControlFor(urlPath),
+      etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`,
+    });
+  }
+  return files;
+}
