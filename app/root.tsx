@@ -34,6 +34,9 @@ export type RouteHandle = {
 
 function useShipsJavaScript() {
   const matches = useMatches();
+  // An error page always hydrates: the not-found view logs the path to the browser console.
+  const error = useRouteError();
+  if (error) return true;
   return !matches.some((match) => (match.handle as RouteHandle | undefined)?.hydrate === false);
 }
 

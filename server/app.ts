@@ -29,6 +29,11 @@ export async function startServer(options: { port?: number; host?: string } = {}
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    if (req.url === "/healthz") {
+      res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+      res.end(JSON.stringify({ status: "ok" }));
+      return;
+    }
     if (serveStatic(req, res, staticFiles, () => ({}))) return;
 
     // Everything else goes to the app. The client address is fixed here, from the socket or the

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { BellRing, ShieldCheck, Zap } from "lucide-react";
@@ -42,7 +42,6 @@ export function OptInPage({
   const fetcher = useFetcher<OptInActionData>();
   const navigate = useNavigate();
   const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState({
     firstName: prefill.firstName,
     lastName: prefill.lastName,
@@ -50,6 +49,12 @@ export function OptInPage({
     smsConsent: false,
     termsConsent: false,
   });
+  // Success clears the form; done while rendering, so the inputs never show stale text.
+  const [handledData, setHandledData] = useState(fetcher.data);
+  if (fetcher.data !== handledData) {
+    setHandledData(fetcher.data);
+    if (fetcher.data?.success) setValues({ firstName: "", lastName: "", phone: "", smsConsent: false, termsConsent: false });
+  }
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
   const complete = values.firstName.trim() && values.lastName.trim() && values.phone.trim() && values.termsConsent;
@@ -62,8 +67,6 @@ export function OptInPage({
       return;
     }
     toast.success(notice.title, { description: notice.description });
-    setValues({ firstName: "", lastName: "", phone: "", smsConsent: false, termsConsent: false });
-    formRef.current?.reset();
     const timer = setTimeout(() => navigate("/blog"), OPT_IN_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [fetcher.data, navigate]);
@@ -108,7 +111,6 @@ export function OptInPage({
           </section>
           <section className="md:col-span-3" aria-label="Sign up for SMS market alerts">
             <fetcher.Form
-              ref={formRef}
               method="post"
               action={OPT_IN_ACTION}
               className="rounded-lg bg-card p-6 shadow-lg md:p-8"

@@ -7,6 +7,6 @@ const MAX_PREFILL = 100;
  * read from the URL: consent must be a tick by the person.
  */
 export function readOptInPrefill(url: URL): OptInPrefill {
-  const get = (name: string) => (url.searchParams.get(name) ?? "").replace(/\u0000/g, "").slice(0, MAX_PREFILL);
+  const get = (name: string) => (url.searchParams.get(name) ?? "").replaceAll("\0", "").slice(0, MAX_PREFILL);
   return { clickId: get("sub2"), firstName: get("f_name"), lastName: get("l_name"), phone: get("phone") };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { CheckboxField, Field } from "~/components/forms/field";
@@ -31,7 +31,12 @@ export function NewsletterSection({
   const fetcher = useFetcher<NewsletterActionData>();
   const hydrated = useHydrated();
   const [values, setValues] = useState(EMPTY);
-  const formRef = useRef<HTMLFormElement>(null);
+  // A successful answer empties the form; done while rendering, so the inputs never show stale text.
+  const [handledData, setHandledData] = useState(fetcher.data);
+  if (fetcher.data !== handledData) {
+    setHandledData(fetcher.data);
+    if (fetcher.data?.ok) setValues(EMPTY);
+  }
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
   const complete =
@@ -39,13 +44,9 @@ export function NewsletterSection({
 
   useEffect(() => {
     if (!fetcher.data) return;
-    const { notice, ok } = fetcher.data;
+    const { notice } = fetcher.data;
     if (notice.variant === "success") toast.success(notice.title, { description: notice.description });
     else toast.error(notice.title, { description: notice.description });
-    if (ok) {
-      setValues(EMPTY);
-      formRef.current?.reset();
-    }
   }, [fetcher.data]);
 
   const bind = (name: "firstName" | "lastName" | "email" | "phone") => ({
@@ -65,7 +66,6 @@ export function NewsletterSection({
           Get our latest market analysis by e-mail and, if you choose, breaking market alerts by text message.
         </p>
         <fetcher.Form
-          ref={formRef}
           method="post"
           action={NEWSLETTER_ACTION}
           className="mt-8 rounded-lg bg-card p-6 text-card-foreground shadow-lg md:p-8"

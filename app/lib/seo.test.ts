@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { absoluteUrl, seoMeta, serializeJsonLd } from "./seo";
+
+const site = {
+  name: "Patriot Investor",
+  url: "https://patriotinvestor.example",
+  email: "a@b.example",
+  phone: "1-800-555-0199",
+  offerUrl: "https://offer.example",
+  year: 2026,
+};
+
+describe("serializeJsonLd", () => {
+  it("never lets a value close the script element", () => {
+    const json = serializeJsonLd({ headline: "</script><script>alert(1)</script>" });
+    expect(json).not.toContain("</script");
+    expect(json).toContain("\\u003c/script");
+    expect(JSON.parse(json)).toEqual({ headline: "</script><script>alert(1)</script>" });
+  });
+});
+
+describe("seoMeta", () => {
+  it("gives an absolute canonical URL and the social tags", () => {
+    const tags = seoMeta(site, { title: "About Us", description: "About the site.", path: "/about" });
+    expect(tags).toContainEqual({ title: "About Us | Patriot Investor" });
+    expect(tags).toContainEqual({ tagName: "link", rel: "canonical", href: "https://patriotinvestor.example/about" });
+    expect(tags).toContainEqual({ property: "og:url", content: "https://patriotinvestor.example/about" });
+    expect(tags).toContainEqual({ name: "twitter:card", content: "summary_large_image" });
+    expect(tags.find((tag) => "name" in tag && tag.name === "robots")).toBeUndefined();
+  });
+
+  it("marks noindex pages", () => {
+    const tags = seoMeta(site, { title: "Sign In", description: "x", path: "/auth", noindex: true });
+    expect(tags).toContainEqual({ name: "robots", content: "noindex, nofollow" });
+  });
+
+  it("resolves paths against the site URL", () => {
+    expect(absoluteUrl(site, "/images/a.svg")).toBe("https://patriotinvestor.example/images/a.svg");
+  });
+});
