@@ -38,6 +38,24 @@ export const EnvSchema = z.object({
     .regex(/^[0-9+() .-]{7,20}$/, "must be a phone number such as 1-800-555-0199")
     .default("1-800-555-0199"),
   OFFER_URL: z.url({ protocol: /^https?$/ }).default("https://offers.example.com/free-retirement-wealth-guide"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection URL")
+    .optional(),
+  DNC_POLICY: z.enum(["refuse", "allow_with_consent"]).default("refuse"),
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits").optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
+  TWILIO_FROM: z.string().regex(/^\+[1-9][0-9]{6,14}$/, "must be an E.164 number such as +18005550199").optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/).optional(),
+  /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
+  TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
+}).superRefine((env, ctx) => {
+  const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN].filter(Boolean).length;
+  if (twilio === 1) ctx.addIssue({ code: "custom", path: ["TWILIO_AUTH_TOKEN"], message: "TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together" });
+  if (twilio === 2 && !env.TWILIO_FROM && !env.TWILIO_MESSAGING_SERVICE_SID) {
+    ctx.addIssue({ code: "custom", path: ["TWILIO_FROM"], message: "set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID to send through Twilio" });
+  }
 });
 
 export type Env = z.infer<typeof EnvSchema>;

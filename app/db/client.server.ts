@@ -1,0 +1,136 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+import { seedDatabase } from "./seed.server";
+
+/** Both drivers expose the same drizzle query API; app code only sees this type. */
+export type Db = NodePgDatabase<typeof schema>;
+export type DbKind = "pglite" | "postgres";
+
+export type DatabaseHandle = {
+  kind: DbKind;
+  db: Db;
+  /** Cheap round trip for readiness checks. */
+  ping: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export type OpenOptions = {
+  /** postgres:// URL; without it, embedded PGlite. */
+  url?: string;
+  /** PGlite data folder, or "memory" for a throw-away database (tests). */
+  dataDir?: string;
+  migrationsFolder?: string;
+};
+
+const MIGRATION_LOCK_KEY = 72_410_615; // any constant shared by every process of this app
+
+export class DatabaseLockedError extends Error {
+  override name = "DatabaseLockedError";
+}
+
+/**
+ * PGlite has no lock of its own and two processes on one folder corrupt it: take a lock file
+ * holding our PID, and take over a stale one whose process is gone.
+ */
+function lockDataDir(dir: string) {
+  const lockFile = `${path.resolve(dir)}.lock`;
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        if (existsSync(lockFile) && readFileSync(lockFile, "utf8") === String(process.pid)) unlinkSync(lockFile);
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const owner = Number(readFileSync(lockFile, "utf8"));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new DatabaseLockedError(
+          `The embedded database in ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to share PostgreSQL between processes.`,
+        );
+      }
+      unlinkSync(lockFile);
+    }
+  }
+  throw new DatabaseLockedError(`Could not lock ${dir}`);
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  const migrationsFolder = options.migrationsFolder ?? path.resolve("drizzle");
+
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+    // A pool error on an idle client must not crash the process; the next query reconnects.
+    pool.on("error", () => {});
+    const db = drizzlePg(pool, { schema, casing: "snake_case" });
+    const lockClient = await pool.connect();
+    try {
+      // drizzle's migrate() takes no lock; processes starting together would race.
+      await lockClient.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+      await migratePg(db, { migrationsFolder });
+      await seedDatabase(db);
+    } finally {
+      await lockClient.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+      lockClient.release();
+    }
+    return {
+      kind: "postgres",
+      db,
+      ping: async () => {
+        await pool.query("SELECT 1");
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  const dataDir = options.dataDir ?? "./data/pglite";
+  const inMemory = dataDir === "memory";
+  const unlock = inMemory ? () => {} : lockDataDir(dataDir);
+  try {
+    if (!inMemory) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+    const client = await PGlite.create(inMemory ? undefined : dataDir);
+    const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder });
+    await seedDatabase(db);
+    let closed = false;
+    return {
+      kind: "pglite",
+      db,
+      ping: async () => {
+        await client.query("SELECT 1");
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await client.close();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+/** Numbers from count(*) and int8 arrive as number, bigint or string depending on the driver. */
+export function toNumber(value: unknown) {
+  return typeof value === "bigint" ? Number(value) : Number(value ?? 0);
+}

@@ -1,0 +1,32 @@
+import path from "node:path";
+import { getEnv } from "~/http/env.server";
+import { openDatabase, type DatabaseHandle } from "./client.server";
+
+type Holder = { handle?: Promise<DatabaseHandle> };
+// One handle per process, also across the duplicate module graphs of the dev server.
+const holder: Holder = ((globalThis as { __appDatabase?: Holder }).__appDatabase ??= {});
+
+/** The process's database, opened (and migrated) on first use. */
+export function getDatabase(): Promise<DatabaseHandle> {
+  if (!holder.handle) {
+    const env = getEnv();
+    holder.handle = openDatabase({
+      url: env.DATABASE_URL,
+      dataDir: env.DATA_DIR === "memory" ? "memory" : path.join(env.DATA_DIR, "pglite"),
+    });
+    holder.handle.catch(() => {
+      holder.handle = undefined;
+    });
+  }
+  return holder.handle;
+}
+
+export async function getDb() {
+  return (await getDatabase()).db;
+}
+
+export async function closeDatabase() {
+  const handle = holder.handle;
+  holder.handle = undefined;
+  if (handle) await (await handle).close();
+}

@@ -1,0 +1,51 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { dncImports, dncNumbers } from "~/db/schema";
+
+export type DncLookup = { federal: boolean; internal: boolean; dataDate: string | null };
+
+/** Registry data older than this may not be relied on (TSR safe harbor, the 31-day rule). */
+export const DNC_MAX_AGE_DAYS = 31;
+
+type Executor = Pick<Db, "select" | "insert" | "delete" | "execute">;
+
+export async function lookupDnc(db: Executor, national10: string): Promise<DncLookup> {
+  const rows = await db.select({ source: dncNumbers.source }).from(dncNumbers).where(eq(dncNumbers.phone, national10));
+  return {
+    federal: rows.some((row) => row.source === "federal"),
+    internal: rows.some((row) => row.source === "internal"),
+    dataDate: await latestDncDataDate(db),
+  };
+}
+
+export async function latestDncDataDate(db: Executor): Promise<string | null> {
+  const [latest] = await db
+    .select({ dataDate: dncImports.dataDate })
+    .from(dncImports)
+    .orderBy(desc(dncImports.dataDate))
+    .limit(1);
+  return latest?.dataDate ?? null;
+}
+
+/** Our own Do-Not-Call list: a number that said STOP is never texted again until it says START. */
+export async function addInternalDnc(db: Executor, national10: string) {
+  await db.insert(dncNumbers).values({ phone: national10, source: "internal" }).onConflictDoNothing();
+}
+
+export async function removeInternalDnc(db: Executor, national10: string) {
+  await db.delete(dncNumbers).where(and(eq(dncNumbers.phone, national10), eq(dncNumbers.source, "internal")));
+}
+
+export function dncDataAgeDays(dataDate: string | null, now = new Date()) {
+  if (!dataDate) return null;
+  return Math.floor((now.getTime() - Date.parse(`${dataDate}T00:00:00Z`)) / 86_400_000);
+}
+
+export async function countDnc(db: Executor) {
+  const result = await db.execute<{ source: string; count: string | number }>(
+    sql`SELECT source, count(*)::int AS count FROM dnc_numbers GROUP BY source`,
+  );
+  const counts = { federal: 0, internal: 0 };
+  for (const row of result.rows) counts[row.source as "federal" | "internal"] = Number(row.count);
+  return counts;
+}

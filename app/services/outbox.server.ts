@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { smsMessages } from "~/db/schema";
+
+export type SmsKind = (typeof smsMessages.$inferInsert)["kind"];
+
+type Executor = Pick<Db, "insert">;
+
+/**
+ * Queues a text. The dedupe key makes this idempotent: the same key never queues twice, so a
+ * retried request or a duplicate webhook cannot send a second message.
+ */
+export async function enqueueSms(
+  db: Executor,
+  message: { toPhone: string; body: string; kind: SmsKind; dedupeKey: string; subscriberId?: string | null },
+) {
+  const inserted = await db
+    .insert(smsMessages)
+    .values({ ...message, subscriberId: message.subscriberId ?? null })
+    .onConflictDoNothing({ target: smsMessages.dedupeKey })
+    .returning({ id: smsMessages.id });
+  return inserted[0]?.id ?? null;
+}
+
+export const OUTBOX_WAKE_CHANNEL = "sms_outbox";
+
+/** Claims due messages for one worker; rows locked by another worker are skipped, never shared. */
+export async function claimDueMessages(db: Db, limit: number) {
+  const result = await db.execute<{
+    id: number | string;
+    to_phone: string;
+    body: string;
+    kind: SmsKind;
+    attempts: number;
+    subscriber_id: string | null;
+  }>(sql`
+    UPDATE sms_messages SET status = 'sending', locked_at = now(), attempts = attempts + 1
+    WHERE id IN (
+      SELECT id FROM sms_messages
+      WHERE status = 'queued' AND next_attempt_at <= now()
+      ORDER BY next_attempt_at, id
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id, to_phone, body, kind, attempts, subscriber_id`);
+  return result.rows.map((row) => ({
+    id: Number(row.id),
+    toPhone: row.to_phone,
+    body: row.body,
+    kind: row.kind,
+    attempts: row.attempts,
+    subscriberId: row.subscriber_id,
+  }));
+}
