@@ -18,6 +18,7 @@ export default [
     route("admin/sms", "routes/admin-sms.tsx"),
     route("*", "routes/not-found.tsx"),
   ]),
+  route("api/phone-optin", "routes/api.phone-optin.ts"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("rss.xml", "routes/rss[.]xml.ts"),

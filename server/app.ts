@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createRequestListener } from "@react-router/node";
 import { getEnv } from "~/http/env.server";
 import { logger } from "~/http/logger.server";
+import { startRuntime, stopRuntime } from "~/http/runtime.server";
 import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
 import { loadStaticFiles } from "./static-files";
@@ -21,6 +22,7 @@ export type RunningServer = { port: number; close: () => Promise<void> };
 
 export async function startServer(options: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const env = getEnv();
+  await startRuntime();
   const production = env.NODE_ENV === "production";
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const staticFiles = loadStaticFiles(clientDir);
@@ -61,18 +63,23 @@ export async function startServer(options: { port?: number; host?: string } = {}
   logger.info({ port: boundPort, host, staticFiles: staticFiles.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
 
   let closing: Promise<void> | undefined;
+  // Stop accepting, let in-flight requests finish (up to the deadline), then stop the outbox
+  // after the message it is sending, then close the database.
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
       const deadline = setTimeout(() => {
         server.closeAllConnections();
         resolve();
-      }, SHUTDOWN_DEADLINE_MS);
+      }, SHUTDOWN_DEADLINE_MS - 2_000);
       deadline.unref();
       server.close(() => {
         clearTimeout(deadline);
         resolve();
       });
       server.closeIdleConnections();
+    }).then(async () => {
+      await stopRuntime();
+      logger.info("stopped");
     }));
   return { port: boundPort, close };
 }

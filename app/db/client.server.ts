@@ -27,6 +27,8 @@ export type OpenOptions = {
   /** PGlite data folder, or "memory" for a throw-away database (tests). */
   dataDir?: string;
   migrationsFolder?: string;
+  /** Brand used in the seeded welcome text. */
+  siteName?: string;
 };
 
 const MIGRATION_LOCK_KEY = 72_410_615; // any constant shared by every process of this app
@@ -86,7 +88,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // drizzle's migrate() takes no lock; processes starting together would race.
       await lockClient.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
       await migratePg(db, { migrationsFolder });
-      await seedDatabase(db);
+      await seedDatabase(db, options.siteName ?? "Patriot Investor");
     } finally {
       await lockClient.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
       lockClient.release();
@@ -109,7 +111,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const client = await PGlite.create(inMemory ? undefined : dataDir);
     const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
-    await seedDatabase(db);
+    await seedDatabase(db, options.siteName ?? "Patriot Investor");
     let closed = false;
     return {
       kind: "pglite",

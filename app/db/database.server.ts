@@ -13,6 +13,7 @@ export function getDatabase(): Promise<DatabaseHandle> {
     holder.handle = openDatabase({
       url: env.DATABASE_URL,
       dataDir: env.DATA_DIR === "memory" ? "memory" : path.join(env.DATA_DIR, "pglite"),
+      siteName: env.SITE_NAME,
     });
     holder.handle.catch(() => {
       holder.handle = undefined;

@@ -4,13 +4,14 @@ import type { Db } from "./client.server";
 export const SMS_CONFIG_ID = 1;
 
 /** The welcome text a new install starts with: brand, frequency, rates, HELP and STOP in one segment. */
-export const DEFAULT_WELCOME_MESSAGE =
-  "Patriot Investor Alerts: You're subscribed to market alerts. Up to 3 msgs/day. Msg&data rates may apply. Reply HELP for help, STOP to cancel.";
+export function defaultWelcomeMessage(siteName: string) {
+  return `${siteName} Alerts: You're subscribed to market alerts. Up to 3 msgs/day. Msg&data rates may apply. Reply HELP for help, STOP to cancel.`;
+}
 
 /** Idempotent: creates what the app needs to run and never overwrites an edit. */
-export async function seedDatabase(db: Db) {
+export async function seedDatabase(db: Db, siteName: string) {
   await db
     .insert(smsConfig)
-    .values({ id: SMS_CONFIG_ID, welcomeMessage: DEFAULT_WELCOME_MESSAGE })
+    .values({ id: SMS_CONFIG_ID, welcomeMessage: defaultWelcomeMessage(siteName) })
     .onConflictDoNothing({ target: smsConfig.id });
 }

@@ -20,6 +20,11 @@ export const NOTICES = {
     description: "Please fill in your first name, last name, and phone number.",
     variant: "error",
   },
+  smsConsentRequired: {
+    title: "Consent Required",
+    description: "Please check the box to agree to receive SMS market alerts.",
+    variant: "error",
+  },
   optInDnc: {
     title: "Unable to Subscribe",
     description: "This phone number is on the Do Not Call list and cannot receive marketing messages.",

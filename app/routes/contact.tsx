@@ -5,9 +5,14 @@ import { ContactForm } from "~/components/site/contact-form";
 import { JsonLd } from "~/components/site/json-ld";
 import { Card } from "~/components/ui/card";
 import { REPLY_PROMISE } from "~/config/site";
+import { contactAction } from "~/http/contact.server";
 import { pageMeta } from "~/lib/route-meta";
 import { breadcrumbJsonLd } from "~/lib/seo";
 import { useSiteConfig } from "~/root";
+
+export function action({ request }: Route.ActionArgs) {
+  return contactAction(request);
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -35,7 +40,7 @@ const FAQS = [
   },
 ] as const;
 
-export default function Contact() {
+export default function Contact({ actionData }: Route.ComponentProps) {
   const site = useSiteConfig();
   return (
     <>
@@ -56,7 +61,7 @@ export default function Contact() {
               Send Us a Message
             </h2>
             <p className="mb-6 mt-2 text-sm text-muted-foreground">Fields marked * are required.</p>
-            <ContactForm />
+            <ContactForm serverResult={actionData} />
           </Card>
         </section>
         <aside className="space-y-6" aria-label="Other ways to reach us">

@@ -5,19 +5,25 @@ import { useSiteConfig } from "~/root";
 import { loadHomeContent } from "~/content/home.server";
 import { pageMeta } from "~/lib/route-meta";
 import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
+import { newsletterAction } from "~/http/newsletter.server";
 
 export function loader() {
   return loadHomeContent();
 }
 
+/** The newsletter form posts here from every page that shows it. */
+export function action({ request }: Route.ActionArgs) {
+  return newsletterAction(request);
+}
+
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...HOME_SEO, path: "/home" });
 
-export default function Home({ loaderData }: Route.ComponentProps) {
+export default function Home({ loaderData, actionData }: Route.ComponentProps) {
   const site = useSiteConfig();
   return (
     <>
       <JsonLd data={homeJsonLd(site)} />
-      <HomePage site={site} latest={loaderData.latest} />
+      <HomePage site={site} latest={loaderData.latest} newsletterResult={actionData} />
     </>
   );
 }

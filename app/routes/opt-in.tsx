@@ -1,4 +1,7 @@
+import { data } from "react-router";
 import type { Route } from "./+types/opt-in";
+import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { runOptIn } from "~/http/opt-in.server";
 import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
 import { readOptInPrefill } from "~/components/opt-in/prefill";
@@ -9,9 +12,24 @@ export function loader({ request }: Route.LoaderArgs) {
   return { prefill: readOptInPrefill(new URL(request.url)) };
 }
 
+/** The form's own action, so the page works with JavaScript off; same logic as /api/phone-optin. */
+export async function action({ request }: Route.ActionArgs) {
+  let fields: Record<string, string>;
+  try {
+    fields = await readFormBody(request);
+  } catch (error) {
+    if (error instanceof BodyError) return bodyErrorResponse(error);
+    throw error;
+  }
+  const result = await runOptIn(request, fields);
+  const headers: HeadersInit = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
+  return data(result.actionData, { status: result.status, headers });
+}
+
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...OPT_IN_SEO, path: "/opt-in" });
 
-export default function OptIn({ loaderData }: Route.ComponentProps) {
+export default function OptIn({ loaderData, actionData }: Route.ComponentProps) {
   const site = useSiteConfig();
-  return <OptInPage site={site} prefill={loaderData.prefill} />;
+  const serverResult = actionData && "form" in actionData ? actionData : undefined;
+  return <OptInPage site={site} prefill={loaderData.prefill} serverResult={serverResult} />;
 }

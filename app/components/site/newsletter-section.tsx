@@ -15,6 +15,8 @@ export type NewsletterActionData = {
   form: "newsletter";
   ok: boolean;
   notice: Notice;
+  /** A second notice, e.g. the e-mail sign-up worked but the number is on the Do-Not-Call list. */
+  extraNotice?: Notice;
   fieldErrors?: Partial<Record<"firstName" | "lastName" | "email" | "phone", string>>;
 };
 
@@ -44,9 +46,11 @@ export function NewsletterSection({
 
   useEffect(() => {
     if (!fetcher.data) return;
-    const { notice } = fetcher.data;
-    if (notice.variant === "success") toast.success(notice.title, { description: notice.description });
-    else toast.error(notice.title, { description: notice.description });
+    for (const notice of [fetcher.data.notice, fetcher.data.extraNotice]) {
+      if (!notice) continue;
+      if (notice.variant === "success") toast.success(notice.title, { description: notice.description });
+      else toast.error(notice.title, { description: notice.description });
+    }
   }, [fetcher.data]);
 
   const bind = (name: "firstName" | "lastName" | "email" | "phone") => ({
@@ -73,6 +77,7 @@ export function NewsletterSection({
         >
           <input type="hidden" name="intent" value="newsletter" />
           {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
+          {!hydrated && result?.extraNotice ? <NoticeBanner notice={result.extraNotice} className="mb-6" /> : null}
           <div className="grid gap-4 md:grid-cols-2">
             <Field label="First Name" autoComplete="given-name" required {...bind("firstName")} />
             <Field label="Last Name" autoComplete="family-name" required {...bind("lastName")} />

@@ -1,0 +1,58 @@
+import { data } from "react-router";
+import type { NewsletterActionData } from "~/components/site/newsletter-section";
+import { getDb } from "~/db/database.server";
+import { fieldErrors, NewsletterSchema } from "~/lib/forms";
+import { newsletterSuccessNotice, NOTICES, noticeWith, type Notice } from "~/lib/notices";
+import { subscribeToNewsletter } from "~/services/newsletter.server";
+import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
+import { BodyError, readFormBody } from "./body.server";
+import { getEnv } from "./env.server";
+import { clientIp, requestEvidence } from "./request.server";
+
+type Field = "firstName" | "lastName" | "email" | "phone";
+
+function answer(status: number, ok: boolean, notice: Notice, extra: Partial<NewsletterActionData> = {}) {
+  return data<NewsletterActionData>({ form: "newsletter", ok, notice, ...extra }, { status });
+}
+
+/** The newsletter form's action (on /home, where the form posts). */
+export async function newsletterAction(request: Request) {
+  let fields: Record<string, string>;
+  try {
+    fields = await readFormBody(request);
+  } catch (error) {
+    if (error instanceof BodyError) return answer(error.status, false, noticeWith("optInError", error.message));
+    throw error;
+  }
+  const parsed = NewsletterSchema.safeParse(fields);
+  if (!parsed.success) {
+    const errors = fieldErrors<Field>(parsed.error);
+    return answer(400, false, noticeWith("optInError", Object.values(errors)[0]), { fieldErrors: errors });
+  }
+  if (!parsed.data.termsConsent) return answer(400, false, NOTICES.consentRequired);
+
+  const db = await getDb();
+  const limit = await hitRateLimit(db, RATE_LIMITS.newsletterPerIp, clientIp(request));
+  if (!limit.allowed) {
+    return data<NewsletterActionData>(
+      { form: "newsletter", ok: false, notice: NOTICES.tooManyRequests },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
+  }
+
+  const env = getEnv();
+  const result = await subscribeToNewsletter(
+    db,
+    { ...parsed.data, evidence: requestEvidence(request) },
+    { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY },
+  );
+  if (!result.ok) {
+    if (result.code === "invalid_phone") {
+      return answer(400, false, noticeWith("optInError", result.message), { fieldErrors: { phone: result.message } });
+    }
+    return answer(400, false, NOTICES.consentRequired);
+  }
+  // The e-mail sign-up stands even when the number cannot get texts; say so in a second notice.
+  const smsNotice = result.sms && !result.sms.ok ? (result.sms.code === "dnc" ? NOTICES.optInDnc : undefined) : undefined;
+  return answer(200, true, newsletterSuccessNotice(env.SITE_NAME), smsNotice ? { extraNotice: smsNotice } : {});
+}

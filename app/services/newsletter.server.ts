@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { consentEvents, subscribers } from "~/db/schema";
+import { checkUsMobile } from "~/lib/phone";
+import { consentTexts } from "./consent.server";
+import type { RequestEvidence } from "./evidence";
+import { optInToSms, type SmsOptInResult, type SmsOptInSettings } from "./sms-opt-in.server";
+
+export type NewsletterInput = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  smsConsent: boolean;
+  termsConsent: boolean;
+  evidence: RequestEvidence;
+};
+
+export type NewsletterResult =
+  | { ok: false; code: "terms_consent_required" }
+  | { ok: false; code: "invalid_phone"; message: string }
+  | { ok: true; sms: SmsOptInResult | null };
+
+/**
+ * A newsletter sign-up: the e-mail subscription is stored (idempotent by address) with its
+ * consent evidence; when the SMS box is ticked the phone goes through the SMS opt-in as well.
+ */
+export async function subscribeToNewsletter(
+  db: Db,
+  input: NewsletterInput,
+  settings: SmsOptInSettings,
+): Promise<NewsletterResult> {
+  if (!input.termsConsent) return { ok: false, code: "terms_consent_required" };
+  if (input.smsConsent) {
+    // Let the person fix a number that can never get texts before anything is stored.
+    const phone = checkUsMobile(input.phone);
+    if (!phone.ok) return { ok: false, code: "invalid_phone", message: phone.message };
+  }
+  const email = input.email.trim().toLowerCase();
+  const texts = consentTexts(settings.siteName);
+
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(subscribers)
+      .values({
+        channel: "email",
+        email,
+        phoneRaw: input.phone,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        status: "active",
+        source: "newsletter",
+      })
+      .onConflictDoUpdate({
+        target: subscribers.email,
+        targetWhere: sql`${subscribers.channel} = 'email'`,
+        set: {
+          status: "active",
+          firstName: input.firstName,
+          lastName: input.lastName,
+          phoneRaw: input.phone,
+          updatedAt: sql`now()`,
+        },
+      })
+      .returning({ id: subscribers.id });
+    await tx.insert(consentEvents).values({
+      subscriberId: row!.id,
+      channel: "email",
+      action: "email_subscribe",
+      email,
+      phoneRaw: input.phone,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      termsText: texts.termsText,
+      termsVersion: texts.termsVersion,
+      smsCheckbox: input.smsConsent,
+      termsCheckbox: input.termsConsent,
+      source: "newsletter",
+      ...input.evidence,
+    });
+  });
+
+  const sms = input.smsConsent
+    ? await optInToSms(
+        db,
+        {
+          firstName: input.firstName,
+          lastName: input.lastName,
+          phone: input.phone,
+          smsConsent: true,
+          termsConsent: true,
+          source: "newsletter",
+          evidence: input.evidence,
+        },
+        settings,
+      )
+    : null;
+  return { ok: true, sms };
+}
