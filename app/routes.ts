@@ -19,6 +19,8 @@ export default [
     route("*", "routes/not-found.tsx"),
   ]),
   route("api/phone-optin", "routes/api.phone-optin.ts"),
+  route("api/sms/inbound", "routes/api.sms.inbound.ts"),
+  route("api/sms/status", "routes/api.sms.status.ts"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("rss.xml", "routes/rss[.]xml.ts"),

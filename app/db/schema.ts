@@ -99,7 +99,10 @@ export const consentEvents = pgTable(
     inboundBody: text(),
     occurredAt: createdAt(),
   },
-  (table) => [index("consent_events_subscriber_idx").on(table.subscriberId, table.occurredAt)],
+  (table) => [
+    index("consent_events_subscriber_idx").on(table.subscriberId, table.occurredAt),
+    uniqueIndex("consent_events_inbound_sid").on(table.inboundMessageSid),
+  ],
 );
 
 /** Do-Not-Call: the federal registry numbers we imported and our own opt-outs (10 digits, NANP). */

@@ -1,0 +1,36 @@
+import { data } from "react-router";
+import type { Route } from "./+types/api.sms.inbound";
+import { getDb } from "~/db/database.server";
+import { getPublicSiteConfig } from "~/http/site.server";
+import { logger } from "~/http/logger.server";
+import { BodyError, EMPTY_TWIML, readSignedTwilioForm } from "~/http/twilio-webhook.server";
+import { handleInboundSms } from "~/services/inbound-sms.server";
+
+export function loader() {
+  return data({ error: "Twilio posts inbound messages here." }, { status: 405, headers: { Allow: "POST" } });
+}
+
+/** Twilio's inbound-message webhook. Replies go through the outbox, so the TwiML answer is empty. */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return data({ error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
+  let fields: Record<string, string> | null;
+  try {
+    fields = await readSignedTwilioForm(request, "/api/sms/inbound");
+  } catch (error) {
+    if (error instanceof BodyError) return data({ error: error.message }, { status: error.status });
+    throw error;
+  }
+  if (!fields) return data({ error: "Invalid Twilio signature." }, { status: 403 });
+  const { MessageSid, From, Body } = fields;
+  if (!MessageSid || !From) return data({ error: "MessageSid and From are required." }, { status: 400 });
+
+  const site = getPublicSiteConfig();
+  const result = await handleInboundSms(
+    await getDb(),
+    { messageSid: MessageSid, from: From, body: Body ?? "", optOutType: fields.OptOutType },
+    site,
+  );
+  // A message no keyword matched goes to the log for a person to read (it may still be an opt-out).
+  if (result.intent === "other") logger.warn({ messageSid: MessageSid, from: From, body: Body }, "inbound SMS needs review");
+  return new Response(EMPTY_TWIML, { headers: { "Content-Type": "text/xml" } });
+}

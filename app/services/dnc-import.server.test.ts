@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dncImports } from "~/db/schema";
+import { DB_KINDS, openTestDatabase, type TestDatabase } from "../../tests/support/test-db";
+import { importDncFile, parseDncLine } from "./dnc-import.server";
+import { dncDataAgeDays, latestDncDataDate, lookupDnc } from "./dnc.server";
+
+describe("parseDncLine", () => {
+  it.each([
+    ["212,4567890", "2124567890"],
+    ["2124567890", "2124567890"],
+    [" 212,4567890 \r", "2124567890"],
+    ["12124567890", "2124567890"],
+    ["(212) 456-7890", "2124567890"],
+  ])("reads %j", (line, expected) => expect(parseDncLine(line)).toBe(expected));
+  it.each(["", "hello", "212,456789", "112,4567890", "212-4567-890x", "21245678901"])("refuses %j", (line) =>
+    expect(parseDncLine(line)).toBeNull(),
+  );
+});
+
+describe.each(DB_KINDS)("Do-Not-Call import on %s", (kind) => {
+  let database: TestDatabase;
+  const dir = mkdtempSync(path.join(tmpdir(), "dnc-"));
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("loads good lines, reports bad ones with their line numbers, and is idempotent", async () => {
+    const file = path.join(dir, "full.txt");
+    const good = Array.from({ length: 25_000 }, (_, i) => `212,${String(4_000_000 + i)}`);
+    writeFileSync(file, [...good.slice(0, 3), "not a number", ...good.slice(3), "212,12", "3105551234"].join("\n"));
+    const progress: number[] = [];
+    const first = await importDncFile(database.db, file, { mode: "add", dataDate: "2026-11-20", onProgress: (p) => progress.push(p.lines) });
+    expect(first).toMatchObject({ lines: 25_003, changed: 25_001, badLines: 2, dataDate: "2026-11-20" });
+    expect(first.badLineSamples).toEqual([
+      { line: 4, text: "not a number" },
+      { line: 25_002, text: "212,12" },
+    ]);
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    const again = await importDncFile(database.db, file, { mode: "add", dataDate: "2026-11-21" });
+    expect(again.changed).toBe(0);
+    const total = await database.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM dnc_numbers WHERE source = 'federal'`);
+    expect(total.rows[0]!.n).toBe(25_001);
+    expect(await lookupDnc(database.db, "2124000005")).toMatchObject({ federal: true, internal: false });
+    expect(await latestDncDataDate(database.db)).toBe("2026-11-21");
+    expect(await database.db.select().from(dncImports)).toHaveLength(2);
+  });
+
+  it("removes the numbers of a change file with --remove", async () => {
+    const file = path.join(dir, "remove.txt");
+    writeFileSync(file, "2124000005\n212,4000006\n2129999999\n");
+    const result = await importDncFile(database.db, file, { mode: "remove", dataDate: "2026-11-22" });
+    expect(result.changed).toBe(2);
+    expect(await lookupDnc(database.db, "2124000005")).toMatchObject({ federal: false });
+  });
+});
+
+describe("dncDataAgeDays", () => {
+  it("counts whole days since the data date", () => {
+    expect(dncDataAgeDays("2026-10-01", new Date("2026-11-02T12:00:00Z"))).toBe(32);
+    expect(dncDataAgeDays(null)).toBeNull();
+  });
+});

@@ -1,0 +1,113 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { consentEvents, subscribers } from "~/db/schema";
+import { checkUsMobile } from "~/lib/phone";
+import { classifyInbound, helpReply, stopConfirmation, type InboundIntent } from "~/lib/sms-keywords";
+import { addInternalDnc, removeInternalDnc } from "./dnc.server";
+import { enqueueSms } from "./outbox.server";
+import { nudgeOutbox } from "./outbox-signal.server";
+import { getWelcomeConfig } from "./sms-config.server";
+
+export type InboundSms = {
+  messageSid: string;
+  from: string;
+  body: string;
+  /** Set by Twilio Advanced Opt-Out when Twilio itself matched (and answered) a keyword. */
+  optOutType?: string | null;
+};
+
+export type InboundSite = { name: string; email: string; phone: string };
+
+export type InboundResult = { intent: InboundIntent; changed: boolean; replied: boolean };
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+async function subscriberFor(tx: Tx, e164: string, status: "opted_out" | "active") {
+  const [existing] = await tx
+    .select({ id: subscribers.id, status: subscribers.status })
+    .from(subscribers)
+    .where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, e164)))
+    .for("update");
+  if (existing) return existing;
+  // A text from a number we never had still leaves evidence (and, for STOP, a suppression).
+  const [created] = await tx
+    .insert(subscribers)
+    .values({ channel: "sms", phoneE164: e164, firstName: "", lastName: "", status, source: "sms-keyword" })
+    .returning({ id: subscribers.id, status: subscribers.status });
+  return { ...created!, status: "new" as const };
+}
+
+/**
+ * STOP (and any reasonable opt-out wording) suppresses the number at once with a single
+ * confirmation; HELP answers with brand, contact, frequency, rates and STOP; START opts back in
+ * with a new consent event. The inbound MessageSid keys every reply, so a webhook Twilio
+ * delivers twice changes and sends nothing twice.
+ */
+export async function handleInboundSms(db: Db, message: InboundSms, site: InboundSite): Promise<InboundResult> {
+  const intent = classifyInbound(message.body);
+  const phone = checkUsMobile(message.from);
+  if (!phone.ok || intent === "other") return { intent, changed: false, replied: false };
+  // When Twilio matched the keyword it has already replied; a second reply would break the one-confirmation rule.
+  const twilioReplied = Boolean(message.optOutType);
+  const inbound = { inboundMessageSid: message.messageSid, inboundBody: message.body.slice(0, 1600), phoneE164: phone.e164 };
+
+  const result = await db.transaction(async (tx) => {
+    const [seen] = await tx
+      .select({ id: consentEvents.id })
+      .from(consentEvents)
+      .where(eq(consentEvents.inboundMessageSid, message.messageSid))
+      .limit(1);
+    if (seen) return { changed: false, replied: false };
+
+    if (intent === "help") {
+      const queued = twilioReplied
+        ? null
+        : await enqueueSms(tx, { toPhone: phone.e164, body: helpReply(site), kind: "help", dedupeKey: `help:${message.messageSid}` });
+      return { changed: false, replied: Boolean(queued) };
+    }
+
+    if (intent === "stop") {
+      const subscriber = await subscriberFor(tx, phone.e164, "opted_out");
+      const alreadyOut = subscriber.status === "opted_out";
+      if (subscriber.status !== "new" && !alreadyOut) {
+        await tx.update(subscribers).set({ status: "opted_out", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
+      }
+      await addInternalDnc(tx, phone.national);
+      await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "sms", action: "opt_out", source: "sms", ...inbound });
+      const queued =
+        alreadyOut || twilioReplied
+          ? null
+          : await enqueueSms(tx, {
+              toPhone: phone.e164,
+              body: stopConfirmation(site.name),
+              kind: "stop_confirmation",
+              dedupeKey: `stop:${message.messageSid}`,
+              subscriberId: subscriber.id,
+            });
+      return { changed: !alreadyOut, replied: Boolean(queued) };
+    }
+
+    const subscriber = await subscriberFor(tx, phone.e164, "active");
+    const wasActive = subscriber.status === "active";
+    if (!wasActive) {
+      await tx.update(subscribers).set({ status: "active", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
+    }
+    await removeInternalDnc(tx, phone.national);
+    await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "sms", action: "start", source: "sms", ...inbound });
+    const welcome = await getWelcomeConfig(tx);
+    const queued =
+      wasActive || twilioReplied
+        ? null
+        : await enqueueSms(tx, {
+            toPhone: phone.e164,
+            body: welcome.welcomeMessage,
+            kind: "start_confirmation",
+            dedupeKey: `start:${message.messageSid}`,
+            subscriberId: subscriber.id,
+          });
+    return { changed: !wasActive, replied: Boolean(queued) };
+  });
+
+  if (result.replied) nudgeOutbox();
+  return { intent, ...result };
+}

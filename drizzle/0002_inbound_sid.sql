@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "consent_events_inbound_sid" ON "consent_events" USING btree ("inbound_message_sid");
