@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { E2E_BASE_URL } from "../support/e2e-env";
 import { PUBLIC_ROUTES } from "../support/public-routes";
 
@@ -22,7 +22,7 @@ test("every page has a unique title, a description, a canonical URL and social t
   }
 });
 
-async function jsonLd(page: import("@playwright/test").Page) {
+async function jsonLd(page: Page) {
   const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
   return blocks.map((block) => JSON.parse(block) as Record<string, unknown>);
 }
