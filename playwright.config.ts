@@ -26,7 +26,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: "node scripts/start.mjs",
+    command: "node scripts/e2e-server.mjs",
     url: `${E2E_BASE_URL}/healthz`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -39,6 +39,9 @@ export default defineConfig({
       SITE_URL: E2E_BASE_URL,
       MAIN_DOMAINS: "localhost",
       LOG_LEVEL: "warn",
+      // Each test sends its own X-Forwarded-For (tests/support/fixtures.ts), so per-IP limits
+      // apply per test as they would per visitor.
+      TRUST_PROXY: "1",
     },
   },
 });

@@ -28,7 +28,10 @@ export async function contactAction(request: Request) {
   }
   const parsed = ContactSchema.safeParse(fields);
   if (!parsed.success) {
-    return answer(400, false, NOTICES.contactInvalid, { fieldErrors: fieldErrors<ContactField>(parsed.error) });
+    const values = Object.fromEntries(
+      (["name", "email", "phone", "subject", "message"] as const).map((name) => [name, (fields[name] ?? "").slice(0, 5000)]),
+    );
+    return answer(400, false, NOTICES.contactInvalid, { fieldErrors: fieldErrors<ContactField>(parsed.error), values });
   }
   const db = await getDb();
   const limit = await hitRateLimit(db, RATE_LIMITS.contactPerIp, clientIp(request));

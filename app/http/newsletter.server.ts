@@ -11,13 +11,20 @@ import { clientIp, requestEvidence } from "./request.server";
 
 type Field = "firstName" | "lastName" | "email" | "phone";
 
-function answer(status: number, ok: boolean, notice: Notice, extra: Partial<NewsletterActionData> = {}) {
-  return data<NewsletterActionData>({ form: "newsletter", ok, notice, ...extra }, { status });
+function submittedValues(fields: Record<string, string>) {
+  const text = (name: Field) => (fields[name] ?? "").slice(0, 254);
+  return { firstName: text("firstName"), lastName: text("lastName"), email: text("email"), phone: text("phone") };
 }
 
 /** The newsletter form's action (on /home, where the form posts). */
 export async function newsletterAction(request: Request) {
-  let fields: Record<string, string>;
+  let fields: Record<string, string> = {};
+  const answer = (status: number, ok: boolean, notice: Notice, extra: Partial<NewsletterActionData> = {}, headers?: HeadersInit) =>
+    data<NewsletterActionData>(
+      { form: "newsletter", ok, notice, ...(ok ? {} : { values: submittedValues(fields) }), ...extra },
+      { status, headers },
+    );
+
   try {
     fields = await readFormBody(request);
   } catch (error) {
@@ -34,10 +41,7 @@ export async function newsletterAction(request: Request) {
   const db = await getDb();
   const limit = await hitRateLimit(db, RATE_LIMITS.newsletterPerIp, clientIp(request));
   if (!limit.allowed) {
-    return data<NewsletterActionData>(
-      { form: "newsletter", ok: false, notice: NOTICES.tooManyRequests },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
-    );
+    return answer(429, false, NOTICES.tooManyRequests, {}, { "Retry-After": String(limit.retryAfterSeconds) });
   }
 
   const env = getEnv();
@@ -53,6 +57,6 @@ export async function newsletterAction(request: Request) {
     return answer(400, false, NOTICES.consentRequired);
   }
   // The e-mail sign-up stands even when the number cannot get texts; say so in a second notice.
-  const smsNotice = result.sms && !result.sms.ok ? (result.sms.code === "dnc" ? NOTICES.optInDnc : undefined) : undefined;
+  const smsNotice = result.sms && !result.sms.ok && result.sms.code === "dnc" ? NOTICES.optInDnc : undefined;
   return answer(200, true, newsletterSuccessNotice(env.SITE_NAME), smsNotice ? { extraNotice: smsNotice } : {});
 }

@@ -36,8 +36,20 @@ export function optInOutcome(result: SmsOptInResult): OptInOutcome {
   }
 }
 
+function submittedValues(fields: unknown) {
+  const record = (fields ?? {}) as Record<string, unknown>;
+  const text = (name: string) => (typeof record[name] === "string" ? (record[name] as string).slice(0, 100) : "");
+  return { firstName: text("firstName"), lastName: text("lastName"), phone: text("phone") };
+}
+
 /** Shared by the opt-in page's form action and POST /api/phone-optin. */
 export async function runOptIn(request: Request, fields: unknown, pageUrl?: string | null): Promise<OptInOutcome> {
+  const result = await evaluateOptIn(request, fields, pageUrl);
+  if (!result.answer.success) result.actionData.values = submittedValues(fields);
+  return result;
+}
+
+async function evaluateOptIn(request: Request, fields: unknown, pageUrl?: string | null): Promise<OptInOutcome> {
   const parsed = OptInSchema.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors<"firstName" | "lastName" | "phone">(parsed.error);

@@ -59,6 +59,11 @@ export const NOTICES = {
     description: "Some fields need your attention.",
     variant: "error",
   },
+  contactFailed: {
+    title: "Message Not Sent",
+    description: "We could not send your message. Please check your connection and try again.",
+    variant: "error",
+  },
   tooManyRequests: {
     title: "Too Many Attempts",
     description: "Please wait a few minutes and try again.",

@@ -6,12 +6,22 @@ import { JsonLd } from "~/components/site/json-ld";
 import { Card } from "~/components/ui/card";
 import { REPLY_PROMISE } from "~/config/site";
 import { contactAction } from "~/http/contact.server";
+import { NOTICES } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
 import { breadcrumbJsonLd } from "~/lib/seo";
 import { useSiteConfig } from "~/root";
 
 export function action({ request }: Route.ActionArgs) {
   return contactAction(request);
+}
+
+/** A lost connection shows a notice instead of an error page. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  try {
+    return await serverAction();
+  } catch {
+    return { form: "contact" as const, ok: false, notice: NOTICES.contactFailed };
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -6,6 +6,7 @@ import { loadHomeContent } from "~/content/home.server";
 import { pageMeta } from "~/lib/route-meta";
 import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
 import { newsletterAction } from "~/http/newsletter.server";
+import { NOTICES } from "~/lib/notices";
 
 export function loader() {
   return loadHomeContent();
@@ -14,6 +15,15 @@ export function loader() {
 /** The newsletter form posts here from every page that shows it. */
 export function action({ request }: Route.ActionArgs) {
   return newsletterAction(request);
+}
+
+/** A lost connection shows a notice instead of an error page. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  try {
+    return await serverAction();
+  } catch {
+    return { form: "newsletter" as const, ok: false, notice: NOTICES.optInError };
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...HOME_SEO, path: "/home" });

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/opt-in";
 import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
 import { runOptIn } from "~/http/opt-in.server";
+import { NOTICES } from "~/lib/notices";
 import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
 import { readOptInPrefill } from "~/components/opt-in/prefill";
@@ -24,6 +25,15 @@ export async function action({ request }: Route.ActionArgs) {
   const result = await runOptIn(request, fields);
   const headers: HeadersInit = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   return data(result.actionData, { status: result.status, headers });
+}
+
+/** A lost connection becomes the spec's generic "Subscription Error" instead of an error page. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  try {
+    return await serverAction();
+  } catch {
+    return { form: "opt-in" as const, success: false, dnc: false, notice: NOTICES.optInError };
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...OPT_IN_SEO, path: "/opt-in" });

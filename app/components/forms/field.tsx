@@ -27,15 +27,15 @@ export function Field({ label, error, required, className, multiline, ...inputPr
   };
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-semibold text-foreground">
-        {label}
+      <div className="mb-1.5 text-sm font-semibold text-foreground">
+        <label htmlFor={id}>{label}</label>
         {required ? (
           <span className="text-destructive" aria-hidden="true">
             {" "}
             *
           </span>
         ) : null}
-      </label>
+      </div>
       {multiline ? (
         <textarea {...(inputProps as React.ComponentProps<"textarea">)} {...shared} />
       ) : (

@@ -22,6 +22,8 @@ export type OptInActionData = {
   dnc: boolean;
   notice: Notice;
   fieldErrors?: Partial<Record<"firstName" | "lastName" | "phone", string>>;
+  /** What was submitted, so a page rendered without JavaScript keeps the person's typing. */
+  values?: { firstName: string; lastName: string; phone: string };
 };
 
 const BENEFITS = [
@@ -42,10 +44,11 @@ export function OptInPage({
   const fetcher = useFetcher<OptInActionData>();
   const navigate = useNavigate();
   const hydrated = useHydrated();
+  const initial = serverResult && !serverResult.success && serverResult.values ? serverResult.values : prefill;
   const [values, setValues] = useState({
-    firstName: prefill.firstName,
-    lastName: prefill.lastName,
-    phone: prefill.phone,
+    firstName: initial.firstName,
+    lastName: initial.lastName,
+    phone: initial.phone,
     smsConsent: false,
     termsConsent: false,
   });

@@ -14,6 +14,8 @@ export type ContactActionData = {
   ok: boolean;
   notice: Notice;
   fieldErrors?: Partial<Record<ContactField, string>>;
+  /** What was submitted, so a page rendered without JavaScript keeps the person's typing. */
+  values?: Partial<Record<ContactField, string>>;
 };
 
 /** Bots fill every field; people never see this one. */
@@ -25,6 +27,7 @@ export function ContactForm({ serverResult }: { serverResult?: ContactActionData
   const formRef = useRef<HTMLFormElement>(null);
   const result = fetcher.data ?? serverResult;
   const errors = result && !result.ok ? result.fieldErrors : undefined;
+  const kept = serverResult && !serverResult.ok ? serverResult.values : undefined;
 
   useEffect(() => {
     if (!fetcher.data) return;
@@ -41,12 +44,12 @@ export function ContactForm({ serverResult }: { serverResult?: ContactActionData
     <fetcher.Form ref={formRef} method="post" action="/contact" className="space-y-5" noValidate={hydrated}>
       {!hydrated && result ? <NoticeBanner notice={result.notice} /> : null}
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Full Name" name="name" autoComplete="name" required error={errors?.name} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required error={errors?.email} />
-        <Field label="Phone" name="phone" type="tel" autoComplete="tel" error={errors?.phone} />
-        <Field label="Subject" name="subject" required error={errors?.subject} />
+        <Field label="Full Name" name="name" defaultValue={kept?.name} autoComplete="name" required error={errors?.name} />
+        <Field label="Email" name="email" defaultValue={kept?.email} type="email" autoComplete="email" required error={errors?.email} />
+        <Field label="Phone" name="phone" defaultValue={kept?.phone} type="tel" autoComplete="tel" error={errors?.phone} />
+        <Field label="Subject" name="subject" defaultValue={kept?.subject} required error={errors?.subject} />
       </div>
-      <Field label="Message" name="message" multiline rows={6} required error={errors?.message} />
+      <Field label="Message" name="message" defaultValue={kept?.message} multiline rows={6} required error={errors?.message} />
       <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
         <label>
           Leave this field empty

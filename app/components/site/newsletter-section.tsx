@@ -18,6 +18,8 @@ export type NewsletterActionData = {
   /** A second notice, e.g. the e-mail sign-up worked but the number is on the Do-Not-Call list. */
   extraNotice?: Notice;
   fieldErrors?: Partial<Record<"firstName" | "lastName" | "email" | "phone", string>>;
+  /** What was submitted, so a page rendered without JavaScript keeps the person's typing. */
+  values?: { firstName: string; lastName: string; email: string; phone: string };
 };
 
 const EMPTY = { firstName: "", lastName: "", email: "", phone: "", smsConsent: false, termsConsent: false };
@@ -32,7 +34,9 @@ export function NewsletterSection({
 }) {
   const fetcher = useFetcher<NewsletterActionData>();
   const hydrated = useHydrated();
-  const [values, setValues] = useState(EMPTY);
+  const [values, setValues] = useState(() =>
+    serverResult && !serverResult.ok && serverResult.values ? { ...EMPTY, ...serverResult.values } : EMPTY,
+  );
   // A successful answer empties the form; done while rendering, so the inputs never show stale text.
   const [handledData, setHandledData] = useState(fetcher.data);
   if (fetcher.data !== handledData) {

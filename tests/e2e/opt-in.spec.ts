@@ -1,0 +1,147 @@
+import { DNC_TEST_NUMBER, expect, randomMobile, test } from "../support/fixtures";
+import type { Page } from "@playwright/test";
+
+async function fill(page: Page, values: { first?: string; last?: string; phone?: string; sms?: boolean; terms?: boolean }) {
+  if (values.first !== undefined) await page.getByLabel("First Name").fill(values.first);
+  if (values.last !== undefined) await page.getByLabel("Last Name").fill(values.last);
+  if (values.phone !== undefined) await page.getByLabel("Mobile Phone").fill(values.phone);
+  if (values.sms) await page.getByLabel(/recurring automated marketing text messages/).check();
+  if (values.terms) await page.getByLabel(/I agree to the Terms of Service/).check();
+}
+
+const toast = (page: Page) => page.locator("[data-sonner-toast]");
+
+test("prefills from sub2, f_name, l_name and phone, and never ticks consent from the URL", async ({ page }) => {
+  await page.goto("/opt-in?sub2=click-42&f_name=Betsy&l_name=Ross&phone=2124561776&smsConsent=on&termsConsent=true");
+  await expect(page.getByLabel("First Name")).toHaveValue("Betsy");
+  await expect(page.getByLabel("Last Name")).toHaveValue("Ross");
+  await expect(page.getByLabel("Mobile Phone")).toHaveValue("2124561776");
+  await expect(page.locator('input[name="clickId"]')).toHaveValue("click-42");
+  await expect(page.getByLabel(/recurring automated marketing text messages/)).not.toBeChecked();
+  await expect(page.getByLabel(/I agree to the Terms of Service/)).not.toBeChecked();
+});
+
+test("shows the full SMS disclosure with links to the terms and privacy pages", async ({ page }) => {
+  await page.goto("/opt-in");
+  const form = page.locator("form");
+  for (const part of ["Patriot Investor", "Consent is not a condition of any purchase", "Up to 3 msgs/day", "Msg & data rates may apply", "Reply HELP for help, STOP to cancel"]) {
+    await expect(form).toContainText(part);
+  }
+  await expect(form.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", "/terms");
+  await expect(form.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy");
+});
+
+test("submit stays disabled until names, phone and terms consent are there", async ({ page }) => {
+  await page.goto("/opt-in");
+  const submit = page.getByRole("button", { name: "JOIN FREE ALERTS" });
+  await expect(submit).toBeDisabled();
+  await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile() });
+  await expect(submit).toBeDisabled();
+  await fill(page, { terms: true });
+  await expect(submit).toBeEnabled();
+  await page.getByLabel("Last Name").fill("  ");
+  await expect(submit).toBeDisabled();
+});
+
+test("success: Welcome Patriot!, the form clears, and the browser goes to /blog after 1.5 s", async ({ page }) => {
+  await page.goto("/opt-in");
+  await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
+  // Hold the answer for a moment to see the joining state.
+  await page.route("**/opt-in.data*", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  const started = Date.now();
+  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  await expect(page.getByRole("button", { name: "Joining..." })).toBeDisabled();
+  await expect(toast(page)).toContainText("Welcome Patriot!");
+  await expect(toast(page)).toContainText("You're now subscribed to breaking market alerts!");
+  await expect(page.getByLabel("First Name")).toHaveValue("");
+  await expect(page.getByLabel("Mobile Phone")).toHaveValue("");
+  await page.waitForURL(/\/blog$/);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Market Insights");
+});
+
+test("the same number twice is the same success", async ({ page }) => {
+  const phone = randomMobile();
+  for (let i = 0; i < 2; i++) {
+    await page.goto("/opt-in");
+    await fill(page, { first: "Betsy", last: "Ross", phone, sms: true, terms: true });
+    await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+    await expect(toast(page)).toContainText("Welcome Patriot!");
+  }
+});
+
+test("a number on the Do-Not-Call list: Unable to Subscribe", async ({ page }) => {
+  await page.goto("/opt-in");
+  await fill(page, { first: "Do", last: "Notcall", phone: DNC_TEST_NUMBER, sms: true, terms: true });
+  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  await expect(toast(page)).toContainText("Unable to Subscribe");
+  await expect(toast(page)).toContainText("This phone number is on the Do Not Call list and cannot receive marketing messages.");
+  await expect(page).toHaveURL(/\/opt-in$/);
+});
+
+test("a number that cannot get texts: Subscription Error with the server's reason", async ({ page }) => {
+  await page.goto("/opt-in");
+  await fill(page, { first: "Betsy", last: "Ross", phone: "(212) 555-0123", sms: true, terms: true });
+  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  await expect(toast(page)).toContainText("Subscription Error");
+  await expect(toast(page)).toContainText("555 numbers are reserved");
+  await expect(page.getByText("555 numbers are reserved").first()).toBeVisible();
+});
+
+test("a network failure: Subscription Error with the generic text", async ({ page }) => {
+  await page.goto("/opt-in");
+  await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
+  await page.route("**/opt-in.data*", (route) => route.abort("failed"));
+  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  await expect(toast(page)).toContainText("Subscription Error");
+  await expect(toast(page)).toContainText("There was an issue with your subscription. Please try again.");
+});
+
+test("without the SMS box: Consent Required", async ({ page }) => {
+  await page.goto("/opt-in");
+  await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), terms: true });
+  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  await expect(toast(page)).toContainText("Consent Required");
+});
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("empty fields: the browser asks first, and the server answers Required Fields Missing", async ({ page }) => {
+    await page.goto("/opt-in");
+    await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+    await expect(page.getByLabel("First Name")).toHaveJSProperty("validity.valueMissing", true);
+    // A browser that skips the required attributes still gets the catalogue's notice.
+    const response = await page.request.post("/opt-in", { form: { firstName: "", lastName: "", phone: "", termsConsent: "on" } });
+    expect(response.status()).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("Required Fields Missing");
+    expect(html).toContain("Please fill in your first name, last name, and phone number.");
+  });
+
+  test("terms not ticked: Consent Required", async ({ page }) => {
+    await page.goto("/opt-in");
+    await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true });
+    await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+    await expect(page.getByRole("alert")).toContainText("Consent Required");
+    await expect(page.getByRole("alert")).toContainText("Please agree to the terms and conditions to continue.");
+  });
+
+  test("the form submits and the result is shown", async ({ page }) => {
+    await page.goto("/opt-in?sub2=nojs");
+    await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
+    await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+    await expect(page.getByRole("status")).toContainText("Welcome Patriot!");
+    await expect(page.getByRole("link", { name: "Continue to the latest market insights" })).toHaveAttribute("href", "/blog");
+  });
+
+  test("a Do-Not-Call number is refused", async ({ page }) => {
+    await page.goto("/opt-in");
+    await fill(page, { first: "Do", last: "Notcall", phone: DNC_TEST_NUMBER, sms: true, terms: true });
+    await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+    await expect(page.getByRole("alert")).toContainText("Unable to Subscribe");
+  });
+});

@@ -1,0 +1,22 @@
+import { test as base, expect } from "@playwright/test";
+import { randomInt } from "node:crypto";
+
+/** A documentation-range address per test, so per-IP rate limits see each test as a new visitor. */
+export function randomIp() {
+  return `198.18.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+}
+
+/** A valid, unused-looking US mobile number (212-45X-XXXX; never a 555 or N11 exchange). */
+export function randomMobile() {
+  return `212-45${[0, 1, 2, 3, 4, 5, 7, 8][randomInt(0, 8)]}-${String(randomInt(0, 9999)).padStart(4, "0")}`;
+}
+
+export const DNC_TEST_NUMBER = "(212) 456-9999";
+
+export const test = base.extend({
+  extraHTTPHeaders: async ({}, use) => {
+    await use({ "X-Forwarded-For": randomIp() });
+  },
+});
+
+export { expect };
