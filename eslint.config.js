@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // Playwright fixtures are written `async ({}, use) => ...`; they are not React hooks.
+    files: ["tests/**"],
+    rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },
+  },
+  {
     files: ["scripts/**", "tests/**", "server.mjs", "*.config.*"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", performance: "readonly" } },
     rules: { "no-console": "off" },
