@@ -2,12 +2,32 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
+/** Code every hydrated page runs (framework and shared components): one chunk, fewer requests, better compression. */
+const SHARED_CLIENT_CODE =
+  /\/app\/(components\/(ui|forms|site|blog)|lib|config)\/|\/app\/components\/[\w-]+\/[\w-]+-seo\.ts$|\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser|clsx|class-variance-authority|lucide-react)\//;
+/** Loaded on demand or used by one page only, so kept out of the shared chunk. */
+const LAZY_CLIENT_CODE = /\/(newsletter-section|notify|field|contact-form|not-found-view|error-view)\.tsx?$/;
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
   resolve: { tsconfigPaths: true },
   build: {
-    // The production server is part of the server bundle so that it shares one module graph
-    // (one database handle, one logger) with the routes. It re-exports the React Router build.
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+    rollupOptions: isSsrBuild
+      ? // The production server is part of the server bundle so that it shares one module graph
+        // (one configuration, one logger, one database handle) with the routes.
+        { input: "./server/app.ts" }
+      : {
+          output: {
+            codeSplitting: {
+              groups: [
+                {
+                  name: "shared",
+                  priority: 1,
+                  test: (id: string) => SHARED_CLIENT_CODE.test(id) && !LAZY_CLIENT_CODE.test(id),
+                },
+              ],
+            },
+          },
+        },
   },
 }));

@@ -1,9 +1,8 @@
 import { PassThrough } from "node:stream";
 import type { EntryContext, HandleErrorFunction } from "react-router";
-import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { deferHydration } from "~/http/defer-hydration.server";
 import { logger } from "~/http/logger.server";
 
 export const streamTimeout = 5_000;
@@ -16,19 +15,25 @@ export default function handleRequest(
 ) {
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    // Crawlers and the prerender step get the complete document in one piece.
-    const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
-    const readyEvent = waitForAll ? "onAllReady" : "onShellReady";
-
+    // Every page is sent complete (no streamed Suspense fallbacks): our loaders are fast, and
+    // streamed content would stay hidden for visitors without JavaScript.
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
-      [readyEvent]() {
+      // Keep resolved Suspense boundaries (lazy sections) inline in the HTML instead of outlined
+      // behind a script that swaps them in.
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
+      onAllReady() {
         shellRendered = true;
-        const body = new PassThrough();
-        const stream = createReadableStreamFromReadable(body);
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+        // The whole document is ready: collect it, take the JavaScript off the critical path, send it.
+        const chunks: Buffer[] = [];
+        const sink = new PassThrough();
+        sink.on("data", (chunk: Buffer) => chunks.push(chunk));
+        sink.on("end", () => {
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          const html = deferHydration(Buffer.concat(chunks).toString("utf8"));
+          resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+        });
+        sink.on("error", reject);
+        pipe(sink);
       },
       onShellError(error: unknown) {
         reject(error);

@@ -12,11 +12,14 @@ import {
 import type { Route } from "./+types/root";
 import appCss from "./styles/app.css?url";
 import { getPublicSiteConfig } from "./http/site.server";
-import { NotFoundView } from "./components/site/not-found-view";
-import { ErrorView } from "./components/site/error-view";
 import { SiteChrome } from "./components/site/site-chrome";
 import { Toaster } from "./components/ui/toaster";
 import type { PublicSiteConfig } from "./config/site";
+import { lazy, Suspense } from "react";
+
+// Only error pages need these: loaded on demand, not with every page.
+const NotFoundView = lazy(() => import("./components/site/not-found-view").then((m) => ({ default: m.NotFoundView })));
+const ErrorView = lazy(() => import("./components/site/error-view").then((m) => ({ default: m.ErrorView })));
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -85,5 +88,9 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const isNotFound = isRouteErrorResponse(error) && error.status === 404;
-  return <SiteChrome>{isNotFound ? <NotFoundView /> : <ErrorView error={error} />}</SiteChrome>;
+  return (
+    <SiteChrome>
+      <Suspense fallback={null}>{isNotFound ? <NotFoundView /> : <ErrorView error={error} />}</Suspense>
+    </SiteChrome>
+  );
 }

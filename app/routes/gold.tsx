@@ -46,7 +46,7 @@ function OfferLink({ href, className, children }: { href: string; className?: st
 
 export default function Gold() {
   const site = useSiteConfig();
-  const cta = cn(buttonVariants({ variant: "gold", size: "lg" }), "text-lg");
+  const cta = buttonVariants({ variant: "gold", size: "lg" });
   return (
     <div className="flex min-h-screen flex-col">
       <header className="bg-primary text-primary-foreground">

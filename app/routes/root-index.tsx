@@ -1,7 +1,6 @@
 import type { Route } from "./+types/root-index";
-import { HomePage } from "~/components/home/home-page";
+import { lazy, Suspense } from "react";
 import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
-import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
 import { readOptInPrefill } from "~/components/opt-in/prefill";
 import { JsonLd } from "~/components/site/json-ld";
@@ -11,6 +10,10 @@ import { loadHomeContent } from "~/content/home.server";
 import { getEnv } from "~/http/env.server";
 import { pageMeta } from "~/lib/route-meta";
 import { useSiteConfig } from "~/root";
+
+// Each host needs only one of the two pages: load just that one.
+const HomePage = lazy(() => import("~/components/home/home-page").then((m) => ({ default: m.HomePage })));
+const OptInPage = lazy(() => import("~/components/opt-in/opt-in-page").then((m) => ({ default: m.OptInPage })));
 
 /** The host decides on the server: main domains get the home page, any other host the opt-in page. */
 export function loader({ request }: Route.LoaderArgs) {
@@ -27,11 +30,19 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 export default function RootIndex({ loaderData }: Route.ComponentProps) {
   const site = useSiteConfig();
-  if (loaderData.variant === "opt-in") return <OptInPage site={site} prefill={loaderData.prefill} />;
+  if (loaderData.variant === "opt-in") {
+    return (
+      <Suspense fallback={null}>
+        <OptInPage site={site} prefill={loaderData.prefill} />
+      </Suspense>
+    );
+  }
   return (
     <SiteChrome>
       <JsonLd data={homeJsonLd(site)} />
-      <HomePage site={site} latest={loaderData.latest} />
+      <Suspense fallback={null}>
+        <HomePage site={site} latest={loaderData.latest} />
+      </Suspense>
     </SiteChrome>
   );
 }

@@ -14,6 +14,8 @@ test.describe("pages fetched with no JavaScript", () => {
       if (typeof route.heading === "string") expect(heading).toBe(route.heading);
       else expect(heading).toMatch(route.heading);
       expect(text(h1![2]!).length).toBeGreaterThan(10);
+      // Every section is in the HTML itself, not streamed behind a script that reveals it.
+      expect(html).not.toMatch(/<template id="B:|<div hidden id="S:|\$RC\(/);
     });
   }
 

@@ -1,11 +1,17 @@
 import { Link } from "react-router";
 import { Award, BellRing, Eye, Flag, HeartHandshake, Landmark, ShieldCheck, Target, TrendingUp } from "lucide-react";
 import { ArticleCard } from "~/components/blog/article-card";
-import { NewsletterSection, type NewsletterActionData } from "~/components/site/newsletter-section";
+import { lazy, Suspense } from "react";
+import type { NewsletterActionData } from "~/components/site/newsletter-section";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { POSTS_PER_WEEK, SUBSCRIBE_HREF, SUBSCRIBER_CLAIM, type PublicSiteConfig } from "~/config/site";
 import type { ArticleTeaser } from "~/content/teasers";
+
+// Below the fold: its code loads right after the page, not with it (the HTML is complete either way).
+const NewsletterSection = lazy(() =>
+  import("~/components/site/newsletter-section").then((module) => ({ default: module.NewsletterSection })),
+);
 
 const WHY_US = [
   {
@@ -88,7 +94,7 @@ export function HomePage({
                 GET STARTED
               </ButtonLink>
               <ButtonLink to="/about" size="lg" variant="outlineLight">
-                Learn More
+                Learn More<span className="sr-only"> about {site.name}</span>
               </ButtonLink>
             </div>
           </div>
@@ -163,7 +169,9 @@ export function HomePage({
         </div>
       </section>
 
-      <NewsletterSection siteName={site.name} serverResult={newsletterResult} />
+      <Suspense fallback={null}>
+        <NewsletterSection siteName={site.name} serverResult={newsletterResult} />
+      </Suspense>
     </>
   );
 }

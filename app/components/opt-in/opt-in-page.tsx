@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { notify } from "~/lib/notify";
 import { BellRing, ShieldCheck, Zap } from "lucide-react";
 import { CheckboxField, Field } from "~/components/forms/field";
 import { BrandMark } from "~/components/site/brand-mark";
@@ -11,6 +11,7 @@ import { OPT_IN_REDIRECT_MS, type PublicSiteConfig } from "~/config/site";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import type { Notice } from "~/lib/notices";
 import { useHydrated } from "~/lib/use-hydrated";
+import { clearForm, filled, useFormReady } from "~/lib/use-form-ready";
 
 export const OPT_IN_ACTION = "/opt-in";
 
@@ -25,6 +26,8 @@ export type OptInActionData = {
   /** What was submitted, so a page rendered without JavaScript keeps the person's typing. */
   values?: { firstName: string; lastName: string; phone: string };
 };
+
+const isComplete = (data: FormData) => filled(data, "firstName", "lastName", "phone") && data.get("termsConsent") === "on";
 
 const BENEFITS = [
   { icon: Zap, text: "Breaking market moves as they happen" },
@@ -44,41 +47,25 @@ export function OptInPage({
   const fetcher = useFetcher<OptInActionData>();
   const navigate = useNavigate();
   const hydrated = useHydrated();
-  const initial = serverResult && !serverResult.success && serverResult.values ? serverResult.values : prefill;
-  const [values, setValues] = useState({
-    firstName: initial.firstName,
-    lastName: initial.lastName,
-    phone: initial.phone,
-    smsConsent: false,
-    termsConsent: false,
-  });
-  // Success clears the form; done while rendering, so the inputs never show stale text.
-  const [handledData, setHandledData] = useState(fetcher.data);
-  if (fetcher.data !== handledData) {
-    setHandledData(fetcher.data);
-    if (fetcher.data?.success) setValues({ firstName: "", lastName: "", phone: "", smsConsent: false, termsConsent: false });
-  }
+  const formRef = useRef<HTMLFormElement>(null);
+  const complete = useFormReady(formRef, isComplete);
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
-  const complete = values.firstName.trim() && values.lastName.trim() && values.phone.trim() && values.termsConsent;
+  const initial = serverResult && !serverResult.success && serverResult.values ? serverResult.values : prefill;
 
   useEffect(() => {
     if (!fetcher.data) return;
-    const { notice, success } = fetcher.data;
-    if (!success) {
-      toast.error(notice.title, { description: notice.description });
-      return;
-    }
-    toast.success(notice.title, { description: notice.description });
+    notify(fetcher.data.notice);
+    if (!fetcher.data.success) return;
+    if (formRef.current) clearForm(formRef.current);
     const timer = setTimeout(() => navigate("/blog"), OPT_IN_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [fetcher.data, navigate]);
 
   const errors = result && !result.success ? result.fieldErrors : undefined;
-  const bind = (name: "firstName" | "lastName" | "phone") => ({
+  const field = (name: "firstName" | "lastName" | "phone") => ({
     name,
-    value: values[name],
-    onChange: (event: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: event.target.value })),
+    defaultValue: initial[name],
     error: errors?.[name],
   });
 
@@ -114,6 +101,7 @@ export function OptInPage({
           </section>
           <section className="md:col-span-3" aria-label="Sign up for SMS market alerts">
             <fetcher.Form
+              ref={formRef}
               method="post"
               action={OPT_IN_ACTION}
               className="rounded-lg bg-card p-6 shadow-lg md:p-8"
@@ -129,32 +117,23 @@ export function OptInPage({
               ) : null}
               <input type="hidden" name="clickId" value={prefill.clickId} />
               <div className="grid gap-4 sm:grid-cols-2">
-                <Field label="First Name" autoComplete="given-name" required {...bind("firstName")} />
-                <Field label="Last Name" autoComplete="family-name" required {...bind("lastName")} />
+                <Field label="First Name" autoComplete="given-name" required {...field("firstName")} />
+                <Field label="Last Name" autoComplete="family-name" required {...field("lastName")} />
                 <Field
                   label="Mobile Phone"
                   type="tel"
                   autoComplete="tel"
                   inputMode="tel"
-                  placeholder="(555) 123-4567"
                   required
                   className="sm:col-span-2"
-                  {...bind("phone")}
+                  {...field("phone")}
                 />
               </div>
               <div className="mt-6 space-y-4">
-                <CheckboxField
-                  name="smsConsent"
-                  checked={values.smsConsent}
-                  onChange={(event) => setValues((v) => ({ ...v, smsConsent: event.target.checked }))}
-                >
+                <CheckboxField name="smsConsent">
                   {smsDisclosureText(site.name)}
                 </CheckboxField>
-                <CheckboxField
-                  name="termsConsent"
-                  checked={values.termsConsent}
-                  onChange={(event) => setValues((v) => ({ ...v, termsConsent: event.target.checked }))}
-                >
+                <CheckboxField name="termsConsent">
                   I agree to the{" "}
                   <Link to="/terms" className="font-semibold text-accent-strong underline">
                     Terms of Service

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
-import { toast } from "sonner";
+import { notify } from "~/lib/notify";
 import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { NoticeBanner } from "~/components/ui/notice-banner";
@@ -32,12 +32,8 @@ export function ContactForm({ serverResult }: { serverResult?: ContactActionData
   useEffect(() => {
     if (!fetcher.data) return;
     const { notice, ok } = fetcher.data;
-    if (ok) {
-      toast.success(notice.title, { description: notice.description });
-      formRef.current?.reset();
-    } else {
-      toast.error(notice.title, { description: notice.description });
-    }
+    notify(notice);
+    if (ok) formRef.current?.reset();
   }, [fetcher.data]);
 
   return (

@@ -1,11 +1,12 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
-import { toast } from "sonner";
 import { CheckboxField, Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import type { Notice } from "~/lib/notices";
+import { notify } from "~/lib/notify";
+import { filled, useFormReady } from "~/lib/use-form-ready";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /** Where the newsletter form posts; the action answers with { notice, fieldErrors?, ok }. */
@@ -22,7 +23,8 @@ export type NewsletterActionData = {
   values?: { firstName: string; lastName: string; email: string; phone: string };
 };
 
-const EMPTY = { firstName: "", lastName: "", email: "", phone: "", smsConsent: false, termsConsent: false };
+const isComplete = (data: FormData) =>
+  filled(data, "firstName", "lastName", "email", "phone") && data.get("termsConsent") === "on";
 
 export function NewsletterSection({
   siteName,
@@ -34,33 +36,23 @@ export function NewsletterSection({
 }) {
   const fetcher = useFetcher<NewsletterActionData>();
   const hydrated = useHydrated();
-  const [values, setValues] = useState(() =>
-    serverResult && !serverResult.ok && serverResult.values ? { ...EMPTY, ...serverResult.values } : EMPTY,
-  );
-  // A successful answer empties the form; done while rendering, so the inputs never show stale text.
-  const [handledData, setHandledData] = useState(fetcher.data);
-  if (fetcher.data !== handledData) {
-    setHandledData(fetcher.data);
-    if (fetcher.data?.ok) setValues(EMPTY);
-  }
+  const formRef = useRef<HTMLFormElement>(null);
+  const complete = useFormReady(formRef, isComplete);
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
-  const complete =
-    values.firstName.trim() && values.lastName.trim() && values.email.trim() && values.phone.trim() && values.termsConsent;
+  const kept = serverResult && !serverResult.ok ? serverResult.values : undefined;
 
   useEffect(() => {
     if (!fetcher.data) return;
     for (const notice of [fetcher.data.notice, fetcher.data.extraNotice]) {
-      if (!notice) continue;
-      if (notice.variant === "success") toast.success(notice.title, { description: notice.description });
-      else toast.error(notice.title, { description: notice.description });
+      if (notice) notify(notice);
     }
+    if (fetcher.data.ok) formRef.current?.reset();
   }, [fetcher.data]);
 
-  const bind = (name: "firstName" | "lastName" | "email" | "phone") => ({
+  const field = (name: "firstName" | "lastName" | "email" | "phone") => ({
     name,
-    value: values[name],
-    onChange: (event: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: event.target.value })),
+    defaultValue: kept?.[name],
     error: result?.ok ? undefined : result?.fieldErrors?.[name],
   });
 
@@ -74,6 +66,7 @@ export function NewsletterSection({
           Get our latest market analysis by e-mail and, if you choose, breaking market alerts by text message.
         </p>
         <fetcher.Form
+          ref={formRef}
           method="post"
           action={NEWSLETTER_ACTION}
           className="mt-8 rounded-lg bg-card p-6 text-card-foreground shadow-lg md:p-8"
@@ -83,24 +76,14 @@ export function NewsletterSection({
           {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
           {!hydrated && result?.extraNotice ? <NoticeBanner notice={result.extraNotice} className="mb-6" /> : null}
           <div className="grid gap-4 md:grid-cols-2">
-            <Field label="First Name" autoComplete="given-name" required {...bind("firstName")} />
-            <Field label="Last Name" autoComplete="family-name" required {...bind("lastName")} />
-            <Field label="Email" type="email" autoComplete="email" required {...bind("email")} />
-            <Field label="Phone" type="tel" autoComplete="tel" required {...bind("phone")} />
+            <Field label="First Name" autoComplete="given-name" required {...field("firstName")} />
+            <Field label="Last Name" autoComplete="family-name" required {...field("lastName")} />
+            <Field label="Email" type="email" autoComplete="email" required {...field("email")} />
+            <Field label="Phone" type="tel" autoComplete="tel" required {...field("phone")} />
           </div>
           <div className="mt-6 space-y-4">
-            <CheckboxField
-              name="smsConsent"
-              checked={values.smsConsent}
-              onChange={(event) => setValues((v) => ({ ...v, smsConsent: event.target.checked }))}
-            >
-              {smsDisclosureText(siteName)}
-            </CheckboxField>
-            <CheckboxField
-              name="termsConsent"
-              checked={values.termsConsent}
-              onChange={(event) => setValues((v) => ({ ...v, termsConsent: event.target.checked }))}
-            >
+            <CheckboxField name="smsConsent">{smsDisclosureText(siteName)}</CheckboxField>
+            <CheckboxField name="termsConsent">
               I agree to the{" "}
               <Link to="/terms" className="font-semibold text-accent-strong underline">
                 Terms of Service

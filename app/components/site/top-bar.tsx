@@ -6,11 +6,14 @@ import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import { BrandMark } from "./brand-mark";
 
-const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  cn(
-    "rounded px-3 py-2 text-sm font-bold tracking-widest text-primary-foreground hover:text-gold-soft",
-    isActive && "text-gold-soft underline decoration-2 underline-offset-8",
-  );
+const navLinkClass =
+  (size: "bar" | "menu") =>
+  ({ isActive }: { isActive: boolean }) =>
+    cn(
+      "rounded px-3 font-bold tracking-widest",
+      size === "bar" ? "py-2 text-sm" : "block py-3 text-base",
+      isActive ? "text-gold-soft underline decoration-2 underline-offset-8" : "text-primary-foreground hover:text-gold-soft",
+    );
 
 export function TopBar({ siteName }: { siteName: string }) {
   // A <details> menu opens and closes without JavaScript; with JavaScript it also closes when a
@@ -29,7 +32,7 @@ export function TopBar({ siteName }: { siteName: string }) {
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {PRIMARY_NAV.map((item) => (
-            <NavLink key={item.to} to={item.to} className={navLinkClass} prefetch="intent">
+            <NavLink key={item.to} to={item.to} className={navLinkClass("bar")} prefetch="intent">
               {item.label}
             </NavLink>
           ))}
@@ -52,7 +55,7 @@ export function TopBar({ siteName }: { siteName: string }) {
             <ul className="flex flex-col">
               {PRIMARY_NAV.map((item) => (
                 <li key={item.to}>
-                  <NavLink to={item.to} className={cn(navLinkClass, "block py-3 text-base")} onClick={closeMenu}>
+                  <NavLink to={item.to} className={navLinkClass("menu")} onClick={closeMenu}>
                     {item.label}
                   </NavLink>
                 </li>

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# npm run bench:pages — Lighthouse (mobile), first-load JavaScript and throughput of a
+# prerendered page against nginx serving the same pre-compressed file, in one run.
+set -euo pipefail
+source "$(dirname "$0")/tools.sh"
+ensure_tools
+PORT=3300
+BASE="http://127.0.0.1:$PORT"
+cd "$ROOT"
+SITE_URL="$BASE" npm run build > /tmp/bench-build.log 2>&1
+trap 'stop_app $PORT; "$SHARED_BENCH/run-nginx.sh" stop > /dev/null 2>&1 || true' EXIT
+stop_app $PORT
+start_app $PORT SITE_URL="$BASE" MAIN_DOMAINS=127.0.0.1
+"$SHARED_BENCH/run-nginx.sh" start build/client build/client > /dev/null
+
+echo "# Pages benchmark $(date -u +%FT%TZ), $(nproc) cores, node $(node -v), $(/usr/bin/chromium --version | head -1)"
+echo
+echo "## First-load JavaScript"
+echo
+node "$TOOLS/jsbytes.mjs" "$BASE/" "$BASE/home" "$BASE/opt-in" "$BASE/contact" "$BASE/auth" "$BASE/blog" "$BASE/about" \
+  "$BASE/privacy" "$BASE/gold" "$BASE/articles/bonds-guide"
+echo
+echo "## Lighthouse (mobile, ${LH_RUNS:-3} runs, medians)"
+node "$TOOLS/lh.mjs" --runs "${LH_RUNS:-3}" --out /tmp/bench-lh home="$BASE/" blog="$BASE/blog" about="$BASE/about" \
+  article="$BASE/articles/generational-wealth" opt-in="$BASE/opt-in" 2> /tmp/bench-lh.log
+echo
+echo "## Throughput of a prerendered page (wrk -t2 -c50 -d10s, gzip)"
+node "$TOOLS/wrk.mjs" --reps "${WRK_REPS:-3}" nginx-gzip_static=http://127.0.0.1:8083/about/ node-app="$BASE/about" 2> /tmp/bench-wrk.log
