@@ -11,7 +11,11 @@ export function renderMarkdown(markdown: string, site: PublicSiteConfig) {
   const escaped = Object.fromEntries(
     Object.entries(site).map(([key, value]) => [key, typeof value === "string" ? escapeHtml(value) : value]),
   ) as PublicSiteConfig;
-  return marked.parse(fillPlaceholders(markdown, escaped)) as string;
+  const html = marked.parse(fillPlaceholders(markdown, escaped)) as string;
+  // Wide tables scroll sideways on phones; a focusable, labelled region lets keyboards scroll too.
+  return html
+    .replace(/<table>/g, '<div class="table-scroll" role="region" aria-label="Table (scrolls sideways)" tabindex="0"><table>')
+    .replace(/<\/table>/g, "</table></div>");
 }
 
 function escapeHtml(text: string) {
