@@ -17,7 +17,7 @@ echo "# Pages benchmark $(date -u +%FT%TZ), $(nproc) cores, node $(node -v), $(/
 echo
 echo "## First-load JavaScript"
 echo
-node "$TOOLS/jsbytes.mjs" "$BASE/" "$BASE/home" "$BASE/opt-in" "$BASE/contact" "$BASE/auth" "$BASE/blog" "$BASE/about" \
+node "$ROOT/scripts/bench/jsbytes.mjs" "$BASE/" "$BASE/home" "$BASE/opt-in" "$BASE/contact" "$BASE/auth" "$BASE/blog" "$BASE/about" \
   "$BASE/privacy" "$BASE/gold" "$BASE/articles/bonds-guide"
 echo
 echo "## Lighthouse (mobile, ${LH_RUNS:-3} runs, medians)"
