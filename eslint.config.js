@@ -1,6 +1,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
 
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "test-results/", "playwright-report/", "data/"] },
@@ -23,7 +24,7 @@ export default tseslint.config(
   },
   {
     files: ["scripts/**", "tests/**", "server.mjs", "*.config.*"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", performance: "readonly" } },
+    languageOptions: { globals: globals.node },
     rules: { "no-console": "off" },
   },
 );

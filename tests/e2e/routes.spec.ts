@@ -25,9 +25,10 @@ test.describe("every route of the spec", () => {
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Oops! Page not found");
+      // Logged once the page has hydrated (after the load event).
+      await expect.poll(() => warnings.join("\n")).toContain(path);
       await page.getByRole("link", { name: "Return to Home" }).click();
       await expect(page).toHaveURL(/\/$/);
-      expect(warnings.join("\n")).toContain(path);
     });
   }
 });
