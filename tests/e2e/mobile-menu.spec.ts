@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { gotoHydrated } from "../support/fixtures";
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
@@ -16,7 +17,7 @@ test("the desktop navigation is hidden at phone width", async ({ page }) => {
 });
 
 test("opens, closes again, and closes when a link is chosen", async ({ page }) => {
-  await page.goto("/home");
+  await gotoHydrated(page, "/home");
   const menu = await openMenu(page);
   await menu.locator("summary").click();
   await expect(menu.getByRole("navigation", { name: "Mobile" })).toBeHidden();

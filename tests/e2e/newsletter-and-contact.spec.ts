@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { DNC_TEST_NUMBER, expect, randomMobile, test } from "../support/fixtures";
+import { DNC_TEST_NUMBER, expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
 
 const newsletter = (page: Page) => page.locator("#newsletter form");
 const toast = (page: Page) => page.locator("[data-sonner-toast]");
@@ -18,7 +18,7 @@ const uniqueEmail = () => `reader-${Date.now()}-${Math.random().toString(36).sli
 
 test.describe("the newsletter section", () => {
   test("Subscribe is disabled until every field and terms consent are filled", async ({ page }) => {
-    await page.goto("/home");
+    await gotoHydrated(page, "/home");
     const submit = newsletter(page).getByRole("button", { name: "Subscribe" });
     await expect(submit).toBeDisabled();
     await fillNewsletter(page, { email: uniqueEmail() });
@@ -30,7 +30,7 @@ test.describe("the newsletter section", () => {
   });
 
   test("success: the notice names the product and every field resets", async ({ page }) => {
-    await page.goto("/home");
+    await gotoHydrated(page, "/home");
     await fillNewsletter(page, { email: uniqueEmail(), sms: true, terms: true });
     await newsletter(page).getByRole("button", { name: "Subscribe" }).click();
     await expect(toast(page)).toContainText("Successfully Subscribed!");
@@ -42,14 +42,14 @@ test.describe("the newsletter section", () => {
   });
 
   test("works from / on the main domain too", async ({ page }) => {
-    await page.goto("/");
+    await gotoHydrated(page, "/");
     await fillNewsletter(page, { email: uniqueEmail(), terms: true });
     await newsletter(page).getByRole("button", { name: "Subscribe" }).click();
     await expect(toast(page)).toContainText("Successfully Subscribed!");
   });
 
   test("a Do-Not-Call number keeps the e-mail sign-up and says why no texts will come", async ({ page }) => {
-    await page.goto("/home");
+    await gotoHydrated(page, "/home");
     await fillNewsletter(page, { email: uniqueEmail(), phone: DNC_TEST_NUMBER, sms: true, terms: true });
     await newsletter(page).getByRole("button", { name: "Subscribe" }).click();
     await expect(toast(page).filter({ hasText: "Successfully Subscribed!" })).toHaveCount(1);
@@ -88,7 +88,7 @@ test.describe("the contact form", () => {
   }
 
   test("sends and confirms with the reply promise", async ({ page }) => {
-    await page.goto("/contact");
+    await gotoHydrated(page, "/contact");
     await fillContact(page);
     await page.getByRole("button", { name: "Send Message" }).click();
     await expect(toast(page)).toContainText("Message Sent");
@@ -97,7 +97,7 @@ test.describe("the contact form", () => {
   });
 
   test("says which fields are missing", async ({ page }) => {
-    await page.goto("/contact");
+    await gotoHydrated(page, "/contact");
     await page.getByLabel("Full Name").fill("Abigail Adams");
     await page.getByRole("button", { name: "Send Message" }).click();
     await expect(toast(page)).toContainText("Please Check the Form");

@@ -1,4 +1,4 @@
-import { DNC_TEST_NUMBER, expect, randomMobile, test } from "../support/fixtures";
+import { DNC_TEST_NUMBER, expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
 import type { Page } from "@playwright/test";
 
 async function fill(page: Page, values: { first?: string; last?: string; phone?: string; sms?: boolean; terms?: boolean }) {
@@ -12,7 +12,7 @@ async function fill(page: Page, values: { first?: string; last?: string; phone?:
 const toast = (page: Page) => page.locator("[data-sonner-toast]");
 
 test("prefills from sub2, f_name, l_name and phone, and never ticks consent from the URL", async ({ page }) => {
-  await page.goto("/opt-in?sub2=click-42&f_name=Betsy&l_name=Ross&phone=2124561776&smsConsent=on&termsConsent=true");
+  await gotoHydrated(page, "/opt-in?sub2=click-42&f_name=Betsy&l_name=Ross&phone=2124561776&smsConsent=on&termsConsent=true");
   await expect(page.getByLabel("First Name")).toHaveValue("Betsy");
   await expect(page.getByLabel("Last Name")).toHaveValue("Ross");
   await expect(page.getByLabel("Mobile Phone")).toHaveValue("2124561776");
@@ -22,7 +22,7 @@ test("prefills from sub2, f_name, l_name and phone, and never ticks consent from
 });
 
 test("shows the full SMS disclosure with links to the terms and privacy pages", async ({ page }) => {
-  await page.goto("/opt-in");
+  await gotoHydrated(page, "/opt-in");
   const form = page.locator("form");
   for (const part of ["Patriot Investor", "Consent is not a condition of any purchase", "Up to 3 msgs/day", "Msg & data rates may apply", "Reply HELP for help, STOP to cancel"]) {
     await expect(form).toContainText(part);
@@ -32,7 +32,7 @@ test("shows the full SMS disclosure with links to the terms and privacy pages", 
 });
 
 test("submit stays disabled until names, phone and terms consent are there", async ({ page }) => {
-  await page.goto("/opt-in");
+  await gotoHydrated(page, "/opt-in");
   const submit = page.getByRole("button", { name: "JOIN FREE ALERTS" });
   await expect(submit).toBeDisabled();
   await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile() });
@@ -44,7 +44,7 @@ test("submit stays disabled until names, phone and terms consent are there", asy
 });
 
 test("success: Welcome Patriot!, the form clears, and the browser goes to /blog after 1.5 s", async ({ page }) => {
-  await page.goto("/opt-in");
+  await gotoHydrated(page, "/opt-in");
   await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
   // Hold the answer for a moment to see the joining state.
   await page.route("**/opt-in.data*", async (route) => {
@@ -66,7 +66,7 @@ test("success: Welcome Patriot!, the form clears, and the browser goes to /blog 
 test("the same number twice is the same success", async ({ page }) => {
   const phone = randomMobile();
   for (let i = 0; i < 2; i++) {
-    await page.goto("/opt-in");
+    await gotoHydrated(page, "/opt-in");
     await fill(page, { first: "Betsy", last: "Ross", phone, sms: true, terms: true });
     await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
     await expect(toast(page)).toContainText("Welcome Patriot!");
@@ -74,7 +74,7 @@ test("the same number twice is the same success", async ({ page }) => {
 });
 
 test("a number on the Do-Not-Call list: Unable to Subscribe", async ({ page }) => {
-  await page.goto("/opt-in");
+  await gotoHydrated(page, "/opt-in");
   await fill(page, { first: "Do", last: "Notcall", phone: DNC_TEST_NUMBER, sms: true, terms: true });
   await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
   await expect(toast(page)).toContainText("Unable to Subscribe");
@@ -83,7 +83,7 @@ test("a number on the Do-Not-Call list: Unable to Subscribe", async ({ page }) =
 });
 
 test("a number that cannot get texts: Subscription Error with the server's reason", async ({ page }) => {
-  await page.goto("/opt-in");
+  await gotoHydrated(page, "/opt-in");
   await fill(page, { first: "Betsy", last: "Ross", phone: "(212) 555-0123", sms: true, terms: true });
   await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
   await expect(toast(page)).toContainText("Subscription Error");
@@ -92,7 +92,7 @@ test("a number that cannot get texts: Subscription Error with the server's reaso
 });
 
 test("a network failure: Subscription Error with the generic text", async ({ page }) => {
-  await page.goto("/opt-in");
+  await gotoHydrated(page, "/opt-in");
   await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
   await page.route("**/opt-in.data*", (route) => route.abort("failed"));
   await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
@@ -101,7 +101,7 @@ test("a network failure: Subscription Error with the generic text", async ({ pag
 });
 
 test("without the SMS box: Consent Required", async ({ page }) => {
-  await page.goto("/opt-in");
+  await gotoHydrated(page, "/opt-in");
   await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), terms: true });
   await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
   await expect(toast(page)).toContainText("Consent Required");

@@ -1,4 +1,4 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 
 /** A documentation-range address per test, so per-IP rate limits see each test as a new visitor. */
@@ -20,3 +20,10 @@ export const test = base.extend({
 });
 
 export { expect };
+
+/** Opens a page and waits until React has hydrated it (the boot module starts after "load"). */
+export async function gotoHydrated(page: Page, url: string) {
+  const response = await page.goto(url);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  return response;
+}
