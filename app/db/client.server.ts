@@ -41,20 +41,28 @@ export class DatabaseLockedError extends Error {
  * PGlite has no lock of its own and two processes on one folder corrupt it: take a lock file
  * holding our PID, and take over a stale one whose process is gone.
  */
+const heldLocks = new Set<string>();
+
 function lockDataDir(dir: string) {
   const lockFile = `${path.resolve(dir)}.lock`;
+  if (heldLocks.has(lockFile)) {
+    throw new DatabaseLockedError(`The embedded database in ${dir} is already open in this process.`);
+  }
   mkdirSync(path.dirname(lockFile), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockFile, "wx");
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      heldLocks.add(lockFile);
       return () => {
+        heldLocks.delete(lockFile);
         if (existsSync(lockFile) && readFileSync(lockFile, "utf8") === String(process.pid)) unlinkSync(lockFile);
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number(readFileSync(lockFile, "utf8"));
+      // Our own PID in a lock we do not hold is a leftover of a previous process that had our PID.
       if (owner && owner !== process.pid && isAlive(owner)) {
         throw new DatabaseLockedError(
           `The embedded database in ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to share PostgreSQL between processes.`,

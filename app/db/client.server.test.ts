@@ -1,0 +1,63 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DatabaseLockedError, openDatabase } from "./client.server";
+
+const freshDir = () => path.join(mkdtempSync(path.join(tmpdir(), "pglite-lock-")), "pglite");
+
+describe("the embedded database lock", () => {
+  it("refuses a second opener of the same folder and frees the folder on close", async () => {
+    const dir = freshDir();
+    const first = await openDatabase({ dataDir: dir });
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(DatabaseLockedError);
+    expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+    await first.close();
+    expect(existsSync(`${dir}.lock`)).toBe(false);
+    const again = await openDatabase({ dataDir: dir });
+    await again.close();
+  }, 60_000);
+
+  it("refuses a folder locked by another live process", async () => {
+    const dir = freshDir();
+    const other = spawn("sleep", ["30"]);
+    try {
+      writeFileSync(`${dir}.lock`, String(other.pid));
+      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/in use by process/);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it("takes over the lock of a process that died (kill -9 leaves the file behind)", async () => {
+    const dir = freshDir();
+    const dead = spawn("true");
+    await new Promise((resolve) => dead.on("exit", resolve));
+    writeFileSync(`${dir}.lock`, String(dead.pid));
+    const handle = await openDatabase({ dataDir: dir });
+    expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+    await handle.close();
+  }, 60_000);
+});
+
+describe("migrations on PostgreSQL", () => {
+  it("run once when three processes start together (advisory lock), and again changes nothing", async () => {
+    const { createPostgresDatabase } = await import("../../tests/support/test-db");
+    const created = await createPostgresDatabase();
+    try {
+      const handles = await Promise.all([1, 2, 3].map(() => openDatabase({ url: created.url })));
+      const [first] = handles;
+      const applied = await first!.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
+      expect(applied.rows[0]!.n).toBeGreaterThanOrEqual(3);
+      await Promise.all(handles.map((handle) => handle.close()));
+      const again = await openDatabase({ url: created.url });
+      const after = await again.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
+      expect(after.rows[0]!.n).toBe(applied.rows[0]!.n);
+      await again.close();
+    } finally {
+      await created.drop();
+    }
+  }, 60_000);
+});
