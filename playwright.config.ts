@@ -26,7 +26,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: "node scripts/e2e-server.mjs",
+    command: "node --import tsx scripts/e2e-server.ts",
     url: `${E2E_BASE_URL}/healthz`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTwilioStandIn } from "../../tests/support/twilio-stand-in";
+import { createTwilioTransport } from "./sms-transport.server";
+
+const ACCOUNT = `AC${"1".repeat(32)}`;
+const TOKEN = "test-auth-token-0123456789";
+
+describe("the Twilio transport", () => {
+  let twilio: Awaited<ReturnType<typeof startTwilioStandIn>>;
+  beforeAll(async () => {
+    twilio = await startTwilioStandIn({ accountSid: ACCOUNT, authToken: TOKEN });
+  });
+  afterAll(async () => {
+    await twilio.close();
+  });
+
+  const transport = () =>
+    createTwilioTransport({
+      accountSid: ACCOUNT,
+      authToken: TOKEN,
+      from: "+18005550100",
+      apiBase: twilio.url,
+      statusCallbackUrl: "https://www.example.com/api/sms/status",
+    });
+
+  it("posts To, From, Body and the status callback with basic auth, and returns the message SID", async () => {
+    const result = await transport().send({ id: 1, to: "+12124567890", body: "Hello from Patriot Investor" });
+    expect(result).toEqual({ ok: true, providerId: expect.stringMatching(/^SM/), providerStatus: "queued" });
+    expect(twilio.sent.at(-1)).toMatchObject({
+      to: "+12124567890",
+      from: "+18005550100",
+      body: "Hello from Patriot Investor",
+      statusCallback: "https://www.example.com/api/sms/status",
+    });
+  });
+
+  it("uses the Messaging Service when one is configured", async () => {
+    const viaService = createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, messagingServiceSid: `MG${"2".repeat(32)}`, apiBase: twilio.url });
+    await viaService.send({ id: 2, to: "+12124567891", body: "x" });
+    expect(twilio.sent.at(-1)).toMatchObject({ messagingServiceSid: `MG${"2".repeat(32)}`, from: undefined });
+  });
+
+  it("reports 21610 (the person replied STOP) as a permanent opt-out", async () => {
+    twilio.optedOut.add("+12124567892");
+    const result = await transport().send({ id: 3, to: "+12124567892", body: "x" });
+    expect(result).toMatchObject({ ok: false, retryable: false, optedOut: true });
+  });
+
+  it("reports a 5xx as retryable, and a wrong token as permanent", async () => {
+    twilio.failNextSends(1);
+    expect(await transport().send({ id: 4, to: "+12124567893", body: "x" })).toMatchObject({ ok: false, retryable: true });
+    const wrong = createTwilioTransport({ accountSid: ACCOUNT, authToken: "wrong-token-000000000", from: "+18005550100", apiBase: twilio.url });
+    expect(await wrong.send({ id: 5, to: "+12124567893", body: "x" })).toMatchObject({ ok: false, retryable: false });
+  });
+
+  it("reports an unreachable provider as retryable", async () => {
+    const down = createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase: "http://127.0.0.1:9" }, 2000);
+    expect(await down.send({ id: 6, to: "+12124567894", body: "x" })).toMatchObject({ ok: false, retryable: true });
+  });
+});
