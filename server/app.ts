@@ -15,6 +15,7 @@ import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
 import { loadStaticFiles } from "./static-files";
 import { serveStatic } from "./serve-static";
+import { handleFastRoute } from "./fast-routes";
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -51,6 +52,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
         "request",
       );
     });
+    if (handleFastRoute(req, res)) return;
     void handleWithRouter(req, res);
   };
 

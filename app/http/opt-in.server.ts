@@ -5,7 +5,7 @@ import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { optInToSms, type SmsOptInResult } from "~/services/sms-opt-in.server";
 import { getEnv } from "./env.server";
-import { clientIp, requestEvidence } from "./request.server";
+import type { RequestEvidence } from "~/services/evidence";
 
 /** The original's answer shape: { success, dnc, error }. */
 export type OptInAnswer = { success: boolean; dnc: boolean; error: string | null };
@@ -43,13 +43,13 @@ function submittedValues(fields: unknown) {
 }
 
 /** Shared by the opt-in page's form action and POST /api/phone-optin. */
-export async function runOptIn(request: Request, fields: unknown, pageUrl?: string | null): Promise<OptInOutcome> {
-  const result = await evaluateOptIn(request, fields, pageUrl);
+export async function runOptIn(fields: unknown, evidence: RequestEvidence): Promise<OptInOutcome> {
+  const result = await evaluateOptIn(fields, evidence);
   if (!result.answer.success) result.actionData.values = submittedValues(fields);
   return result;
 }
 
-async function evaluateOptIn(request: Request, fields: unknown, pageUrl?: string | null): Promise<OptInOutcome> {
+async function evaluateOptIn(fields: unknown, evidence: RequestEvidence): Promise<OptInOutcome> {
   const parsed = OptInSchema.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors<"firstName" | "lastName" | "phone">(parsed.error);
@@ -62,7 +62,7 @@ async function evaluateOptIn(request: Request, fields: unknown, pageUrl?: string
   }
 
   const db = await getDb();
-  const limit = await hitRateLimit(db, RATE_LIMITS.optInPerIp, clientIp(request));
+  const limit = await hitRateLimit(db, RATE_LIMITS.optInPerIp, evidence.ip ?? "unknown");
   if (!limit.allowed) {
     return { ...outcome(429, NOTICES.tooManyRequests), retryAfter: limit.retryAfterSeconds };
   }
@@ -70,8 +70,20 @@ async function evaluateOptIn(request: Request, fields: unknown, pageUrl?: string
   const env = getEnv();
   const result = await optInToSms(
     db,
-    { ...parsed.data, source: "opt-in", evidence: requestEvidence(request, pageUrl) },
+    { ...parsed.data, source: "opt-in", evidence },
     { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY },
   );
   return optInOutcome(result);
+}
+
+export const OPT_IN_NOT_ALLOWED: OptInAnswer = { success: false, dnc: false, error: "Use POST with a JSON body." };
+
+/** POST /api/phone-optin: the parsed JSON body in, the original's answer out (with status and headers). */
+export async function phoneOptInApi(body: unknown, evidence: RequestEvidence) {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return { status: 400, answer: { success: false, dnc: false, error: "The body must be a JSON object." }, headers: {} };
+  }
+  const result = await runOptIn(body, evidence);
+  const headers: Record<string, string> = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
+  return { status: result.status, answer: result.answer, headers };
 }

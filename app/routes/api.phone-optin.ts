@@ -1,17 +1,19 @@
 import { data } from "react-router";
 import type { Route } from "./+types/api.phone-optin";
 import { BodyError, readJsonBody } from "~/http/body.server";
-import { runOptIn } from "~/http/opt-in.server";
+import { OPT_IN_NOT_ALLOWED, phoneOptInApi } from "~/http/opt-in.server";
+import { requestEvidence } from "~/http/request.server";
 
-const NOT_ALLOWED = { success: false, dnc: false, error: "Use POST with a JSON body." };
+// In production the server answers this path itself (server/fast-routes.ts) with the same
+// handler; this route serves the dev server and anything that reaches the router.
 
 export function loader() {
-  return data(NOT_ALLOWED, { status: 405, headers: { Allow: "POST" } });
+  return data(OPT_IN_NOT_ALLOWED, { status: 405, headers: { Allow: "POST" } });
 }
 
 /** POST /api/phone-optin {firstName, lastName, phone, clickId, smsConsent, termsConsent} -> {success, dnc, error}. */
 export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return data(NOT_ALLOWED, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") return data(OPT_IN_NOT_ALLOWED, { status: 405, headers: { Allow: "POST" } });
   let body: unknown;
   try {
     body = await readJsonBody(request);
@@ -19,10 +21,6 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof BodyError) return data({ success: false, dnc: false, error: error.message }, { status: error.status });
     throw error;
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return data({ success: false, dnc: false, error: "The body must be a JSON object." }, { status: 400 });
-  }
-  const result = await runOptIn(request, body, request.headers.get("referer"));
-  const headers: HeadersInit = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
-  return data(result.answer, { status: result.status, headers });
+  const result = await phoneOptInApi(body, requestEvidence(request, request.headers.get("referer")));
+  return data(result.answer, { status: result.status, headers: result.headers });
 }

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/opt-in";
 import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
 import { runOptIn } from "~/http/opt-in.server";
+import { requestEvidence } from "~/http/request.server";
 import { NOTICES } from "~/lib/notices";
 import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
@@ -22,7 +23,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof BodyError) return bodyErrorResponse(error);
     throw error;
   }
-  const result = await runOptIn(request, fields);
+  const result = await runOptIn(fields, requestEvidence(request));
   const headers: HeadersInit = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   return data(result.actionData, { status: result.status, headers });
 }

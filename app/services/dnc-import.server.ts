@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { dncImports } from "~/db/schema";
+import { forgetDncDataDate } from "./dnc.server";
 
 export const DNC_CHUNK_SIZE = 10_000;
 
@@ -97,6 +98,7 @@ export async function importDncFile(
     changed,
     badLines,
   });
+  forgetDncDataDate();
   const final = progress();
   options.onProgress?.(final);
   return { ...final, badLineSamples, dataDate: options.dataDate, sha256 };

@@ -14,8 +14,27 @@ export async function lookupDnc(db: Executor, national10: string): Promise<DncLo
   return {
     federal: rows.some((row) => row.source === "federal"),
     internal: rows.some((row) => row.source === "internal"),
-    dataDate: await latestDncDataDate(db),
+    dataDate: await cachedDncDataDate(db),
   };
+}
+
+/**
+ * The data date changes only when a registry file is imported; reading it once every few seconds
+ * instead of on every opt-in saves a query on the busiest path.
+ */
+const DATA_DATE_TTL_MS = 5_000;
+let dataDateCache: { value: string | null; expires: number; db: unknown } | undefined;
+
+export async function cachedDncDataDate(db: Executor) {
+  const now = Date.now();
+  if (dataDateCache && dataDateCache.db === db && dataDateCache.expires > now) return dataDateCache.value;
+  const value = await latestDncDataDate(db);
+  dataDateCache = { value, expires: now + DATA_DATE_TTL_MS, db };
+  return value;
+}
+
+export function forgetDncDataDate() {
+  dataDateCache = undefined;
 }
 
 export async function latestDncDataDate(db: Executor): Promise<string | null> {

@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { smsMessages, subscribers } from "~/db/schema";
-import { addInternalDnc, lookupDnc } from "./dnc.server";
+import { smsMessages } from "~/db/schema";
+import { addInternalDnc } from "./dnc.server";
 import { claimDueMessages, type SmsKind } from "./outbox.server";
 import { outboxSignal } from "./outbox-signal.server";
 import type { SmsTransport } from "./sms-transport.server";
@@ -23,18 +23,15 @@ type Logger = {
 /** Replies to a person's own text go regardless of marketing consent; STOP's confirmation even after opting out. */
 const REPLY_KINDS: SmsKind[] = ["help", "stop_confirmation"];
 
+type ClaimedMessage = Awaited<ReturnType<typeof claimDueMessages>>[number];
+
 /** Why a message may not go out now, or null when it may. Checked right before every send. */
-async function blockReason(db: Db, message: { kind: SmsKind; toPhone: string; subscriberId: string | null }) {
+function blockReason(message: ClaimedMessage) {
   if (REPLY_KINDS.includes(message.kind)) return null;
-  const dnc = await lookupDnc(db, message.toPhone.replace(/^\+1/, ""));
-  if (dnc.internal) return "the number opted out (on our Do-Not-Call list)";
+  if (message.optedOut) return "the number opted out (on our Do-Not-Call list)";
   if (message.kind === "test") return null;
   if (!message.subscriberId) return "no subscriber consent on record";
-  const [subscriber] = await db
-    .select({ status: subscribers.status })
-    .from(subscribers)
-    .where(eq(subscribers.id, message.subscriberId));
-  if (subscriber?.status !== "active") return `the subscriber is ${subscriber?.status ?? "missing"}, not active`;
+  if (message.subscriberStatus !== "active") return `the subscriber is ${message.subscriberStatus ?? "missing"}, not active`;
   return null;
 }
 
@@ -58,8 +55,8 @@ export function startOutboxWorker(options: {
   let running: Promise<number> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  async function processMessage(message: Awaited<ReturnType<typeof claimDueMessages>>[number]) {
-    const reason = await blockReason(db, message);
+  async function processMessage(message: ClaimedMessage) {
+    const reason = blockReason(message);
     if (reason) {
       await db
         .update(smsMessages)

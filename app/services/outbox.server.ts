@@ -24,7 +24,11 @@ export async function enqueueSms(
 
 export const OUTBOX_WAKE_CHANNEL = "sms_outbox";
 
-/** Claims due messages for one worker; rows locked by another worker are skipped, never shared. */
+/**
+ * Claims due messages for one worker; rows locked by another worker are skipped, never shared.
+ * Each row comes with what the send gate needs (the subscriber's status, whether the number is on
+ * our opt-out list), read in the same statement, right before the send.
+ */
 export async function claimDueMessages(db: Db, limit: number) {
   const result = await db.execute<{
     id: number | string;
@@ -33,16 +37,21 @@ export async function claimDueMessages(db: Db, limit: number) {
     kind: SmsKind;
     attempts: number;
     subscriber_id: string | null;
+    subscriber_status: string | null;
+    opted_out: boolean;
   }>(sql`
-    UPDATE sms_messages SET status = 'sending', locked_at = now(), attempts = attempts + 1
-    WHERE id IN (
+    WITH due AS (
       SELECT id FROM sms_messages
       WHERE status = 'queued' AND next_attempt_at <= now()
       ORDER BY next_attempt_at, id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING id, to_phone, body, kind, attempts, subscriber_id`);
+    UPDATE sms_messages m SET status = 'sending', locked_at = now(), attempts = m.attempts + 1
+    FROM due WHERE m.id = due.id
+    RETURNING m.id, m.to_phone, m.body, m.kind, m.attempts, m.subscriber_id,
+      (SELECT s.status FROM subscribers s WHERE s.id = m.subscriber_id) AS subscriber_status,
+      EXISTS (SELECT 1 FROM dnc_numbers d WHERE d.phone = substr(m.to_phone, 3)::char(10) AND d.source = 'internal') AS opted_out`);
   return result.rows.map((row) => ({
     id: Number(row.id),
     toPhone: row.to_phone,
@@ -50,5 +59,7 @@ export async function claimDueMessages(db: Db, limit: number) {
     kind: row.kind,
     attempts: row.attempts,
     subscriberId: row.subscriber_id,
+    subscriberStatus: row.subscriber_status,
+    optedOut: row.opted_out === true || (row.opted_out as unknown) === "t",
   }));
 }

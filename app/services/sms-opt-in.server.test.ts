@@ -4,6 +4,7 @@ import { consentEvents, dncImports, dncNumbers, smsConfig, smsMessages, subscrib
 import { DB_KINDS, NO_EVIDENCE, openTestDatabase, type TestDatabase } from "../../tests/support/test-db";
 import { optInToSms, type SmsOptInInput } from "./sms-opt-in.server";
 import { smsDisclosureText } from "~/lib/consent-texts";
+import { forgetDncDataDate } from "./dnc.server";
 
 const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const };
 
@@ -81,6 +82,7 @@ describe.each(DB_KINDS)("SMS opt-in on %s", (kind) => {
     const { db } = database;
     await db.insert(dncNumbers).values({ phone: "2124560004", source: "federal" });
     await db.insert(dncImports).values({ fileName: "t.txt", sha256: "x", mode: "add", dataDate: "2026-11-01", lines: 1, changed: 1, badLines: 0 });
+    forgetDncDataDate(); // the import command does this; the test wrote the row by hand
     const result = await optInToSms(db, input({ phone: "212-456-0004" }), SETTINGS);
     expect(result).toEqual({ ok: false, code: "dnc" });
     expect(await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124560004"))).toHaveLength(0);

@@ -8,6 +8,8 @@ import type { RequestEvidence } from "./evidence";
 import { enqueueSms } from "./outbox.server";
 import { nudgeOutbox } from "./outbox-signal.server";
 import { getWelcomeConfig } from "./sms-config.server";
+import { rowSql } from "~/db/sql-values.server";
+import { SMS_CONFIG_ID } from "~/db/seed.server";
 
 export type DncPolicy = "refuse" | "allow_with_consent";
 
@@ -85,47 +87,41 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
     return { ok: false, code: "dnc" };
   }
 
+  const subscriberValues = {
+    channel: "sms" as const,
+    phoneE164: phone.e164,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    status: "active" as const,
+    source: input.source,
+    clickId: input.clickId ?? null,
+  };
+  const eventValues = { channel: "sms" as const, action: "opt_in" as const, ...evidence };
+
+  // A new number (the usual case): subscriber, consent event and welcome text in one statement,
+  // which PostgreSQL runs atomically; the welcome text is read from sms_config in the same statement.
+  const fresh = await insertNewSmsSubscriber(db, phone.e164, subscriberValues, eventValues);
+  if (fresh) {
+    nudgeOutbox();
+    return { ok: true, subscriberId: fresh, created: true };
+  }
+
   const result = await db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(subscribers)
-      .values({
-        channel: "sms",
-        phoneE164: phone.e164,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        status: "active",
-        source: input.source,
-        clickId: input.clickId ?? null,
-      })
-      .onConflictDoNothing({ target: subscribers.phoneE164, where: sql`${subscribers.channel} = 'sms'` })
-      .returning({ id: subscribers.id });
-
-    let subscriberId = inserted[0]?.id;
-    const created = Boolean(subscriberId);
-    if (!subscriberId) {
-      const [existing] = await tx
-        .select({ id: subscribers.id, status: subscribers.status })
-        .from(subscribers)
-        .where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, phone.e164)))
-        .for("update");
-      if (!existing) throw new Error("subscriber vanished during opt-in");
-      if (existing.status === "active") return { subscriberId: existing.id, created: false, queued: false };
-      subscriberId = existing.id;
-      await tx
-        .update(subscribers)
-        .set({
-          status: "active",
-          firstName: input.firstName,
-          lastName: input.lastName,
-          clickId: input.clickId ?? null,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(subscribers.id, subscriberId));
-    }
-
+    const [existing] = await tx
+      .select({ id: subscribers.id, status: subscribers.status })
+      .from(subscribers)
+      .where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, phone.e164)))
+      .for("update");
+    if (!existing) throw new Error("subscriber vanished during opt-in");
+    // Already subscribed: the same success, no second consent event, no second welcome.
+    if (existing.status === "active") return { subscriberId: existing.id, queued: false };
+    await tx
+      .update(subscribers)
+      .set({ status: "active", firstName: input.firstName, lastName: input.lastName, clickId: input.clickId ?? null, updatedAt: sql`now()` })
+      .where(eq(subscribers.id, existing.id));
     const [event] = await tx
       .insert(consentEvents)
-      .values({ subscriberId, channel: "sms", action: "opt_in", ...evidence })
+      .values({ subscriberId: existing.id, ...eventValues })
       .returning({ id: consentEvents.id });
     const welcome = await getWelcomeConfig(tx);
     await enqueueSms(tx, {
@@ -133,11 +129,38 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
       body: welcome.welcomeMessage,
       kind: "welcome",
       dedupeKey: `welcome:${event!.id}`,
-      subscriberId,
+      subscriberId: existing.id,
     });
-    return { subscriberId, created, queued: true };
+    return { subscriberId: existing.id, queued: true };
   });
 
   if (result.queued) nudgeOutbox();
-  return { ok: true, subscriberId: result.subscriberId, created: result.created };
+  return { ok: true, subscriberId: result.subscriberId, created: false };
+}
+
+/** Inserts subscriber, consent event and welcome text together; null when the number already exists. */
+async function insertNewSmsSubscriber(
+  db: Db,
+  e164: string,
+  subscriber: typeof subscribers.$inferInsert,
+  event: Omit<typeof consentEvents.$inferInsert, "subscriberId">,
+) {
+  const s = rowSql(subscribers, subscriber);
+  const e = rowSql(consentEvents, event);
+  const result = await db.execute<{ subscriber_id: string | null }>(sql`
+    WITH s AS (
+      INSERT INTO subscribers (${s.columns}) VALUES (${s.values})
+      ON CONFLICT (phone_e164) WHERE channel = 'sms' DO NOTHING
+      RETURNING id
+    ), e AS (
+      INSERT INTO consent_events (subscriber_id, ${e.columns}) SELECT s.id, ${e.values} FROM s
+      RETURNING id, subscriber_id
+    ), m AS (
+      INSERT INTO sms_messages (to_phone, body, kind, dedupe_key, subscriber_id)
+      SELECT ${e164}, c.welcome_message, 'welcome', 'welcome:' || e.id, e.subscriber_id
+      FROM e CROSS JOIN sms_config c WHERE c.id = ${SMS_CONFIG_ID}
+      RETURNING id
+    )
+    SELECT (SELECT id FROM s) AS subscriber_id, (SELECT id FROM m) AS message_id`);
+  return result.rows[0]?.subscriber_id ?? null;
 }

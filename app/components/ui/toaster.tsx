@@ -1,4 +1,5 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
+import { toasterMounted } from "~/lib/notify";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /** The one notice system: 4 s, at most three visible (spec section 9). */
@@ -7,6 +8,11 @@ export const NOTICE_VISIBLE_MAX = 3;
 
 const Sonner = lazy(() => import("sonner").then((module) => ({ default: module.Toaster })));
 
+function ReadySignal() {
+  useEffect(() => toasterMounted(), []);
+  return null;
+}
+
 /** Mounted after hydration, so sonner's code loads off the critical path. */
 export function Toaster() {
   const hydrated = useHydrated();
@@ -14,6 +20,7 @@ export function Toaster() {
   return (
     <Suspense fallback={null}>
       <Sonner position="top-center" duration={NOTICE_DURATION_MS} visibleToasts={NOTICE_VISIBLE_MAX} richColors closeButton />
+      <ReadySignal />
     </Suspense>
   );
 }

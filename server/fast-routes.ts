@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { FORM_BODY_LIMIT } from "~/http/body.server";
+import { OPT_IN_NOT_ALLOWED, phoneOptInApi } from "~/http/opt-in.server";
+import { evidenceFromHeaders } from "~/http/request.server";
+import { logger } from "~/http/logger.server";
+import { GENERIC_SUBSCRIPTION_ERROR } from "~/lib/notices";
+
+/**
+ * Endpoints answered without the router: the JSON opt-in is the busiest POST (ad traffic), and
+ * React Router's per-request route matching and Request/Response objects cost a quarter of its
+ * CPU. Same handler as app/routes/api.phone-optin.ts, same answers.
+ */
+export function handleFastRoute(req: IncomingMessage, res: ServerResponse): boolean {
+  const path = (req.url ?? "").split("?")[0];
+  if (path !== "/api/phone-optin") return false;
+  void phoneOptIn(req, res).catch((error: unknown) => {
+    logger.error({ err: error, path }, "unexpected error in the opt-in endpoint");
+    if (!res.headersSent) sendJson(res, 500, { success: false, dnc: false, error: GENERIC_SUBSCRIPTION_ERROR });
+    else res.destroy();
+  });
+  return true;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers });
+  res.end(text);
+}
+
+class TooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number) {
+  return new Promise<string>((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > limit) return reject(new TooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners("data");
+        reject(new TooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+async function phoneOptIn(req: IncomingMessage, res: ServerResponse) {
+  if (req.method !== "POST") return sendJson(res, 405, OPT_IN_NOT_ALLOWED, { Allow: "POST" });
+  const type = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") {
+    return sendJson(res, 415, { success: false, dnc: false, error: "Send the body as application/json." });
+  }
+  let text: string;
+  try {
+    text = await readBody(req, FORM_BODY_LIMIT);
+  } catch (error) {
+    if (error instanceof TooLarge) {
+      res.setHeader("Connection", "close");
+      return sendJson(res, 413, { success: false, dnc: false, error: `The request body is larger than ${FORM_BODY_LIMIT / 1024} KB.` });
+    }
+    throw error;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return sendJson(res, 400, { success: false, dnc: false, error: "The body is not valid JSON." });
+  }
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(", ") : value;
+  };
+  const result = await phoneOptInApi(body, evidenceFromHeaders(header, `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`));
+  sendJson(res, result.status, result.answer, result.headers);
+}
