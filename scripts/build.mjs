@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { BUILD_INFO_FILE, loadDotEnv, settingsFingerprint } from "./build-info.mjs";
 import { compressDirectory } from "./compress.mjs";
+import { renderSocialImages } from "./social-images.mjs";
 
 loadDotEnv();
 const startedAt = Date.now();
@@ -13,6 +14,8 @@ const result = spawnSync("npx", ["react-router", "build"], {
 });
 if (result.status !== 0) process.exit(result.status ?? 1);
 
+const images = await renderSocialImages("build/client/images/social");
+console.log(`rendered ${images} social preview images`);
 const { files, seconds } = compressDirectory("build/client");
 console.log(`compressed ${files} files (brotli + gzip) in ${seconds.toFixed(1)} s`);
 writeFileSync(BUILD_INFO_FILE, JSON.stringify({ builtAt: startedAt, settings: settingsFingerprint() }, null, 2));

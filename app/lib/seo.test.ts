@@ -38,3 +38,12 @@ describe("seoMeta", () => {
     expect(absoluteUrl(site, "/images/a.svg")).toBe("https://patriotinvestor.example/images/a.svg");
   });
 });
+
+describe("socialImagePath", () => {
+  it("maps an illustration to its build-time PNG", async () => {
+    const { socialImagePath } = await import("./seo");
+    expect(socialImagePath("/images/articles/bonds-guide.svg")).toBe("/images/social/articles-bonds-guide.png");
+    expect(socialImagePath("/images/hero-home.svg")).toBe("/images/social/hero-home.png");
+    expect(socialImagePath("/images/photo.webp")).toBe("/images/photo.webp");
+  });
+});

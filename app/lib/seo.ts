@@ -21,11 +21,20 @@ export function absoluteUrl(site: Pick<PublicSiteConfig, "url">, path: string) {
   return new URL(path, `${site.url}/`).href;
 }
 
+/**
+ * The PNG rendered at build time for an SVG illustration (scripts/social-images.mjs): social
+ * networks and search results do not show SVG.
+ */
+export function socialImagePath(imagePath: string) {
+  if (!imagePath.endsWith(".svg")) return imagePath;
+  return `/images/social/${imagePath.replace(/^\/images\//, "").replace(/\//g, "-").replace(/\.svg$/, ".png")}`;
+}
+
 /** Title, description, canonical, OpenGraph and Twitter tags for one page. */
 export function seoMeta(site: PublicSiteConfig, page: PageSeo): MetaDescriptor[] {
   const title = page.title.includes(site.name) ? page.title : `${page.title} | ${site.name}`;
   const url = absoluteUrl(site, page.path);
-  const image = absoluteUrl(site, page.image ?? DEFAULT_SOCIAL_IMAGE);
+  const image = absoluteUrl(site, socialImagePath(page.image ?? DEFAULT_SOCIAL_IMAGE));
   const tags: MetaDescriptor[] = [
     { title },
     { name: "description", content: page.description },
@@ -36,6 +45,8 @@ export function seoMeta(site: PublicSiteConfig, page: PageSeo): MetaDescriptor[]
     { property: "og:description", content: page.description },
     { property: "og:url", content: url },
     { property: "og:image", content: image },
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "675" },
     { property: "og:image:alt", content: page.imageAlt ?? site.name },
     { property: "og:locale", content: "en_US" },
     { name: "twitter:card", content: "summary_large_image" },

@@ -17,6 +17,12 @@ test("every page has a unique title, a description, a canonical URL and social t
       await expect(head.locator(`meta[property="${property}"]`), `${route.path} ${property}`).toHaveCount(1);
     }
     await expect(head.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+    // The preview image is a PNG that exists (social networks do not show SVG).
+    const image = await head.locator('meta[property="og:image"]').getAttribute("content");
+    expect(image).toMatch(/\.png$/);
+    const imageResponse = await page.request.get(image!);
+    expect(imageResponse.status()).toBe(200);
+    expect(imageResponse.headers()["content-type"]).toBe("image/png");
     await expect(head.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute("href", "/rss.xml");
     await expect(head.locator("title")).toHaveCount(1);
   }
@@ -37,7 +43,7 @@ test("JSON-LD: Organization and WebSite on home, NewsArticle on articles, breadc
   const blocks = await jsonLd(page);
   const article = blocks.find((block) => block["@type"] === "NewsArticle")!;
   expect(article).toMatchObject({ headline: expect.any(String), datePublished: expect.any(String), dateModified: expect.any(String) });
-  expect(article.image).toEqual([`${E2E_BASE_URL}/images/articles/bonds-guide.svg`]);
+  expect(article.image).toEqual([`${E2E_BASE_URL}/images/social/articles-bonds-guide.png`]);
   expect(JSON.stringify(article.author)).toContain("Person");
   expect(JSON.stringify(article.publisher)).toContain("Organization");
   expect(blocks.some((block) => block["@type"] === "BreadcrumbList")).toBe(true);

@@ -1,5 +1,5 @@
 import type { PublicSiteConfig } from "~/config/site";
-import { absoluteUrl } from "~/lib/seo";
+import { absoluteUrl, socialImagePath } from "~/lib/seo";
 
 type ArticleForJsonLd = {
   slug: string;
@@ -21,7 +21,7 @@ export function articleJsonLd(site: PublicSiteConfig, article: ArticleForJsonLd)
     url,
     headline: article.title,
     description: article.excerpt,
-    image: [absoluteUrl(site, article.image)],
+    image: [absoluteUrl(site, socialImagePath(article.image))],
     datePublished: `${article.date}T08:00:00-05:00`,
     dateModified: `${article.updated}T08:00:00-05:00`,
     articleSection: article.category,
