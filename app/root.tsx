@@ -15,6 +15,9 @@ import { getPublicSiteConfig } from "./http/site.server";
 import { SiteChrome } from "./components/site/site-chrome";
 import { Toaster } from "./components/ui/toaster";
 import type { PublicSiteConfig } from "./config/site";
+import { urlNotice } from "./lib/notices";
+import { UrlNotice } from "./components/site/url-notice";
+import { NavigationSpinner } from "./components/ui/navigation-spinner";
 import { lazy, Suspense, useEffect } from "react";
 
 // Only error pages need these: loaded on demand, not with every page.
@@ -26,8 +29,9 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export function loader() {
-  return { site: getPublicSiteConfig() };
+export function loader({ request }: Route.LoaderArgs) {
+  // A notice key after a redirect (?notice=signedIn): keys from the catalogue only, never text.
+  return { site: getPublicSiteConfig(), notice: urlNotice(new URL(request.url).searchParams.get("notice")) };
 }
 
 export type RouteHandle = {
@@ -68,10 +72,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to main content
         </a>
+        {data?.notice ? <UrlNotice notice={data.notice} /> : null}
         {children}
         {shipsJavaScript ? (
           <>
             <Toaster />
+            <NavigationSpinner />
             <ScrollRestoration />
             <Scripts />
           </>

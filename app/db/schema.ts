@@ -14,6 +14,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
+export * from "./auth-schema";
+
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 /** The single welcome-SMS row; `version` guards against saving over someone else's change. */
@@ -187,4 +189,24 @@ export const auditLog = pgTable(
     occurredAt: createdAt(),
   },
   (table) => [index("audit_log_entity_idx").on(table.entity, table.occurredAt)],
+);
+
+/** E-mail outbox: verification and password-reset mails, sent by the worker with retries. */
+export const emailMessages = pgTable(
+  "email_messages",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    toAddress: text().notNull(),
+    subject: text().notNull(),
+    text: text().notNull(),
+    kind: text({ enum: ["verify_email", "reset_password", "notice"] }).notNull(),
+    status: text({ enum: ["queued", "sending", "sent", "failed"] }).notNull().default("queued"),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lockedAt: timestamp({ withTimezone: true }),
+    error: text(),
+    createdAt: createdAt(),
+    sentAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index("email_messages_due_idx").on(table.status, table.nextAttemptAt)],
 );

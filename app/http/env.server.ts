@@ -44,6 +44,11 @@ export const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection URL")
     .optional(),
   DNC_POLICY: z.enum(["refuse", "allow_with_consent"]).default("refuse"),
+  /** Signs session cookies; at least 32 characters. Required with DATABASE_URL in production; otherwise generated once into DATA_DIR. */
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (openssl rand -base64 48)").optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().min(3).default("Patriot Investor <no-reply@patriotinvestor.example>"),
+  ADMIN_REQUIRE_2FA: BooleanFromString,
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits").optional(),
   TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
   TWILIO_FROM: z.string().regex(/^\+[1-9][0-9]{6,14}$/, "must be an E.164 number such as +18005550199").optional(),
@@ -51,6 +56,10 @@ export const EnvSchema = z.object({
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
 }).superRefine((env, ctx) => {
+  // Processes sharing PostgreSQL must share the secret; a single embedded install keeps a generated one.
+  if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.AUTH_SECRET) {
+    ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required with DATABASE_URL in production (openssl rand -base64 48)" });
+  }
   const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN].filter(Boolean).length;
   if (twilio === 1) ctx.addIssue({ code: "custom", path: ["TWILIO_AUTH_TOKEN"], message: "TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together" });
   if (twilio === 2 && !env.TWILIO_FROM && !env.TWILIO_MESSAGING_SERVICE_SID) {

@@ -1,10 +1,14 @@
 import { closeDatabase, getDatabase } from "~/db/database.server";
 import { startOutboxWorker, type OutboxWorker } from "~/services/outbox-worker.server";
+import { startEmailWorker } from "~/services/email.server";
+import { createLogEmailTransport, createSmtpTransport } from "~/services/email-transport.server";
+import type { JobLoop } from "~/services/job-loop.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 import { smsTransportFromEnv } from "./sms-transport-from-env.server";
 
 let worker: OutboxWorker | undefined;
+let emailWorker: JobLoop | undefined;
 
 /** Opens (and migrates) the database and starts the SMS outbox worker. */
 export async function startRuntime() {
@@ -12,13 +16,18 @@ export async function startRuntime() {
   const database = await getDatabase();
   const transport = smsTransportFromEnv(env);
   worker = startOutboxWorker({ db: database.db, transport, logger });
-  logger.info({ database: database.kind, smsTransport: transport.name, dncPolicy: env.DNC_POLICY }, "runtime started");
+  const mail = env.SMTP_URL
+    ? createSmtpTransport(env.SMTP_URL, env.MAIL_FROM)
+    : createLogEmailTransport((entry, message) => logger.info(entry, message));
+  emailWorker = startEmailWorker({ db: database.db, transport: mail, logger });
+  logger.info({ database: database.kind, smsTransport: transport.name, mailTransport: mail.name, dncPolicy: env.DNC_POLICY }, "runtime started");
   return database;
 }
 
 /** Finishes the message being sent, then closes the database. */
 export async function stopRuntime() {
-  await worker?.stop();
+  await Promise.all([worker?.stop(), emailWorker?.stop()]);
   worker = undefined;
+  emailWorker = undefined;
   await closeDatabase();
 }

@@ -39,6 +39,13 @@ export const NOTICES = {
   adminLoadFailed: { title: "Error", description: "Failed to load current SMS message", variant: "error" },
   adminSaveFailed: { title: "Error", description: "Failed to update welcome message", variant: "error" },
   adminSaved: { title: "Success", description: "Welcome message updated successfully!", variant: "success" },
+  adminSaveConflict: {
+    title: "Not Saved",
+    description: "Someone else changed the welcome message since you opened it. Press Reset to load their version, then make your change again.",
+    variant: "error",
+  },
+  testQueued: { title: "Test Sent", description: "The test message is on its way.", variant: "success" },
+  testFailed: { title: "Test Not Sent", description: "Please enter a valid US mobile number.", variant: "error" },
   adminMessageRequired: { title: "Message Required", description: "Please enter a welcome message", variant: "error" },
   signedIn: { title: "Welcome back!", description: "You have successfully signed in.", variant: "success" },
   signInFailed: { title: "Sign In Failed", description: "Invalid email or password.", variant: "error" },
@@ -49,6 +56,26 @@ export const NOTICES = {
   },
   signUpFailed: { title: "Sign Up Failed", description: "We could not create your account.", variant: "error" },
   signedOut: { title: "Signed Out", description: "You have been successfully signed out.", variant: "success" },
+  emailVerified: {
+    title: "Email Verified",
+    description: "Thank you for confirming your email address. You are signed in.",
+    variant: "success",
+  },
+  resetRequested: {
+    title: "Check Your Email",
+    description: "If an account exists for that address, we sent a link to reset the password.",
+    variant: "success",
+  },
+  passwordReset: {
+    title: "Password Changed",
+    description: "Your password was changed and your other sessions were signed out. Please sign in.",
+    variant: "success",
+  },
+  resetFailed: {
+    title: "Reset Failed",
+    description: "This reset link is invalid or has expired. Please ask for a new one.",
+    variant: "error",
+  },
   contactSent: {
     title: "Message Sent",
     description: "Thank you for reaching out. We reply within 24 hours on business days.",
@@ -86,4 +113,11 @@ export function newsletterSuccessNotice(siteName: string): Notice {
 export function noticeWith(key: NoticeKey, description?: string | null): Notice {
   const notice = NOTICES[key];
   return description ? { ...notice, description } : notice;
+}
+
+/** Notices that may travel in a URL (?notice=key) after a redirect: keys only, never free text. */
+export const URL_NOTICES = ["signedIn", "signedOut", "emailVerified", "passwordReset", "resetRequested"] as const satisfies readonly NoticeKey[];
+
+export function urlNotice(key: string | null): Notice | null {
+  return key && (URL_NOTICES as readonly string[]).includes(key) ? NOTICES[key as NoticeKey] : null;
 }

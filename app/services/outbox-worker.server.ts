@@ -4,21 +4,13 @@ import { smsMessages } from "~/db/schema";
 import { addInternalDnc } from "./dnc.server";
 import { claimDueMessages, type SmsKind } from "./outbox.server";
 import { outboxSignal } from "./outbox-signal.server";
+import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "./job-loop.server";
 import type { SmsTransport } from "./sms-transport.server";
 
 export const MAX_ATTEMPTS = 8;
 const STALE_SENDING_MS = 5 * 60_000;
 
-/** 5 s, 10 s, 20 s ... capped at one hour. */
-export function backoffSeconds(attempts: number) {
-  return Math.min(3600, 5 * 2 ** Math.max(0, attempts - 1));
-}
-
-type Logger = {
-  info: (entry: Record<string, unknown>, message: string) => void;
-  warn: (entry: Record<string, unknown>, message: string) => void;
-  error: (entry: Record<string, unknown>, message: string) => void;
-};
+export { backoffSeconds };
 
 /** Replies to a person's own text go regardless of marketing consent; STOP's confirmation even after opting out. */
 const REPLY_KINDS: SmsKind[] = ["help", "stop_confirmation"];
@@ -35,7 +27,7 @@ function blockReason(message: ClaimedMessage) {
   return null;
 }
 
-export type OutboxWorker = { runOnce: () => Promise<number>; stop: () => Promise<void> };
+export type OutboxWorker = JobLoop;
 
 /**
  * Sends queued texts. Rows are claimed with FOR UPDATE SKIP LOCKED, so any number of workers in
@@ -45,15 +37,12 @@ export type OutboxWorker = { runOnce: () => Promise<number>; stop: () => Promise
 export function startOutboxWorker(options: {
   db: Db;
   transport: SmsTransport;
-  logger: Logger;
+  logger: JobLogger;
   pollMs?: number;
   batchSize?: number;
   autoStart?: boolean;
 }): OutboxWorker {
-  const { db, transport, logger, pollMs = 1000, batchSize = 20 } = options;
-  let stopped = false;
-  let running: Promise<number> | null = null;
-  let timer: NodeJS.Timeout | null = null;
+  const { db, transport, logger, batchSize = 20 } = options;
 
   async function processMessage(message: ClaimedMessage) {
     const reason = blockReason(message);
@@ -98,11 +87,10 @@ export function startOutboxWorker(options: {
       .where(and(eq(smsMessages.status, "sending"), lt(smsMessages.lockedAt, new Date(Date.now() - STALE_SENDING_MS))));
   }
 
-  async function drain() {
+  async function drain(isStopped: () => boolean) {
     let total = 0;
     await failStaleSends();
-    for (;;) {
-      if (stopped) break;
+    while (!isStopped()) {
       const batch = await claimDueMessages(db, batchSize);
       if (batch.length === 0) break;
       for (const message of batch) {
@@ -118,34 +106,5 @@ export function startOutboxWorker(options: {
     return total;
   }
 
-  const runOnce = () => {
-    running ??= drain().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-
-  const tick = () => {
-    if (stopped) return;
-    runOnce()
-      .catch((error: unknown) => logger.error({ err: error }, "SMS outbox poll failed"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, pollMs);
-      });
-  };
-  const onQueued = () => void runOnce().catch(() => {});
-  if (options.autoStart !== false) {
-    outboxSignal.on("queued", onQueued);
-    tick();
-  }
-
-  return {
-    runOnce,
-    stop: async () => {
-      stopped = true;
-      outboxSignal.off("queued", onQueued);
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => {});
-    },
-  };
+  return startJobLoop({ name: "sms-outbox", drain, logger, pollMs: options.pollMs, signal: outboxSignal, autoStart: options.autoStart });
 }

@@ -11,3 +11,10 @@ export const E2E_TWILIO = {
   from: "+18005550100",
   url: `http://127.0.0.1:${E2E_TWILIO_PORT}`,
 };
+
+/** The SMTP server the browser-test server mails through, and where tests read the mails. */
+export const E2E_SMTP_PORT = E2E_PORT + 2;
+export const E2E_MAIL_URL = `http://127.0.0.1:${E2E_PORT + 3}/__mail`;
+
+/** An admin created before the browser-test server starts (npm run admin:create). */
+export const E2E_ADMIN = { email: "admin@patriotinvestor.example", password: "Liberty-Bell-1776!" };

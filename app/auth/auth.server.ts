@@ -1,0 +1,112 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { admin } from "better-auth/plugins/admin";
+import { twoFactor } from "better-auth/plugins/two-factor";
+import type { Db } from "~/db/client.server";
+import * as schema from "~/db/schema";
+import type { Env } from "~/http/env.server";
+import { enqueueEmail } from "~/services/email.server";
+import { clearFailedSignIns, failedSignInLock, recordFailedSignIn } from "./sign-in-lock.server";
+import { isCommonPassword, PASSWORD_MAX, PASSWORD_MIN, WEAK_PASSWORD_MESSAGE } from "./passwords.server";
+import { verifyEmailText, resetPasswordText } from "./emails";
+
+export const READER_ROLE = "reader";
+export const ADMIN_ROLE = "admin";
+
+const PASSWORD_PATHS = new Set(["/sign-up/email", "/reset-password", "/change-password"]);
+
+/**
+ * better-auth with our rules: e-mail verification before sign-in, 6-character minimum plus a
+ * common-password list, server sessions in an HttpOnly cookie that slide with use, rate limits in
+ * the database (all processes), a per-account lock after repeated failures, readers by default.
+ */
+export function createAuth(options: { db: Db; env: Env; secret: string; siteName: string }) {
+  const { db, env } = options;
+  const production = env.NODE_ENV === "production";
+  return betterAuth({
+    appName: options.siteName,
+    baseURL: env.SITE_URL,
+    basePath: "/api/auth",
+    secret: options.secret,
+    trustedOrigins: [env.SITE_URL],
+    telemetry: { enabled: false },
+    database: drizzleAdapter(db, { provider: "pg", schema, transaction: true }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 3600,
+      sendResetPassword: async ({ user, url }) => {
+        await enqueueEmail(db, { to: user.email, kind: "reset_password", ...resetPasswordText(options.siteName, url) });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 3600,
+      sendVerificationEmail: async ({ user, url }) => {
+        await enqueueEmail(db, { to: user.email, kind: "verify_email", ...verifyEmailText(options.siteName, url) });
+      },
+    },
+    session: {
+      // Sliding: renewed on use (at most hourly), gone after three idle days.
+      expiresIn: 3 * 24 * 3600,
+      updateAge: 3600,
+    },
+    user: { deleteUser: { enabled: false } },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/email": { window: 10, max: 3 },
+        "/sign-up/email": { window: 60, max: 5 },
+        "/request-password-reset": { window: 60, max: 3 },
+        "/send-verification-email": { window: 60, max: 3 },
+        "/two-factor/verify-totp": { window: 10, max: 3 },
+        "/two-factor/verify-backup-code": { window: 10, max: 3 },
+      },
+    },
+    advanced: {
+      // Our server puts the trusted client address in X-Forwarded-For (server/client-ip.ts).
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
+      useSecureCookies: production && env.SITE_URL.startsWith("https://"),
+      // better-auth switches origin checks off under NODE_ENV=test; keep them on everywhere.
+      disableOriginCheck: false,
+    },
+    plugins: [admin({ defaultRole: READER_ROLE, adminRoles: [ADMIN_ROLE] }), twoFactor({ issuer: options.siteName })],
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (PASSWORD_PATHS.has(ctx.path)) {
+          const password = (ctx.body?.password ?? ctx.body?.newPassword) as unknown;
+          if (typeof password === "string" && isCommonPassword(password)) {
+            throw new APIError("BAD_REQUEST", { message: WEAK_PASSWORD_MESSAGE, code: "PASSWORD_TOO_WEAK" });
+          }
+        }
+        if (ctx.path === "/sign-in/email" && typeof ctx.body?.email === "string") {
+          const lock = await failedSignInLock(db, ctx.body.email);
+          if (lock) {
+            // Also refuses the right password until the lock ends: a guesser learns nothing.
+            throw new APIError("TOO_MANY_REQUESTS", {
+              message: "Too many failed sign-ins for this account. Please try again later.",
+              code: "ACCOUNT_LOCKED",
+            }, { "Retry-After": String(lock.retryAfterSeconds) });
+          }
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-in/email" || typeof ctx.body?.email !== "string") return;
+        const returned = ctx.context.returned;
+        if (isAPIError(returned) && returned.statusCode === 401) await recordFailedSignIn(db, ctx.body.email);
+        else if (!isAPIError(returned)) await clearFailedSignIns(db, ctx.body.email);
+      }),
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,36 @@
+import { getEnv } from "~/http/env.server";
+import { getAuth } from "./instance.server";
+
+export type AuthCall = { ok: boolean; status: number; body: Record<string, unknown> | null; setCookies: string[] };
+
+/**
+ * Calls one of better-auth's HTTP endpoints on behalf of a form post, through its full pipeline
+ * (rate limits, origin check, hooks), which its server-side API would skip. Our forms then work
+ * with JavaScript off and get exactly the protections of /api/auth.
+ */
+export async function callAuthEndpoint(request: Request, path: string, body?: Record<string, unknown>): Promise<AuthCall> {
+  const env = getEnv();
+  const auth = await getAuth();
+  const headers = new Headers({ "content-type": "application/json", origin: env.SITE_URL });
+  for (const name of ["cookie", "user-agent", "x-forwarded-for", "accept-language"]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const response = await auth.handler(
+    new Request(`${env.SITE_URL}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body ?? {}) }),
+  );
+  const text = await response.text();
+  let parsed: Record<string, unknown> | null;
+  try {
+    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : null;
+  } catch {
+    parsed = null;
+  }
+  return { ok: response.ok, status: response.status, body: parsed, setCookies: response.headers.getSetCookie() };
+}
+
+export function cookieHeaders(call: AuthCall) {
+  const headers = new Headers();
+  for (const cookie of call.setCookies) headers.append("Set-Cookie", cookie);
+  return headers;
+}

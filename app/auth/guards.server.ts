@@ -1,0 +1,25 @@
+import { data, replace } from "react-router";
+import { getEnv } from "~/http/env.server";
+import { ADMIN_ROLE } from "./auth.server";
+import { getSessionUser, type SessionUser } from "./instance.server";
+import { safeReturnPath } from "~/lib/return-path";
+
+/**
+ * Every /admin loader and action calls this. No session: to /auth with the way back (replacing the
+ * history entry). Signed in without the admin role: 403. With ADMIN_REQUIRE_2FA, an admin without
+ * two-factor sign-in is sent to set it up first.
+ */
+export async function requireAdmin(request: Request, options: { allowWithout2fa?: boolean } = {}): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  const url = new URL(request.url);
+  if (!user) {
+    throw replace(`/auth?redirectTo=${encodeURIComponent(safeReturnPath(url.pathname + url.search))}`);
+  }
+  if (user.role !== ADMIN_ROLE) {
+    throw data({ message: "Your account does not have access to the admin area." }, { status: 403 });
+  }
+  if (getEnv().ADMIN_REQUIRE_2FA && !user.twoFactorEnabled && !options.allowWithout2fa) {
+    throw replace("/admin/security?required=1");
+  }
+  return user;
+}

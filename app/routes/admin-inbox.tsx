@@ -1,0 +1,39 @@
+import type { Route } from "./+types/admin-inbox";
+import { requireAdmin } from "~/auth/guards.server";
+import { getDb } from "~/db/database.server";
+import { pageMeta } from "~/lib/route-meta";
+import { listContactMessages } from "~/services/admin/reports.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
+  const rows = await listContactMessages(await getDb(), page);
+  return { rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Inbox", description: "Contact-form messages.", path: "/admin/inbox", noindex: true });
+
+export default function AdminInbox({ loaderData }: Route.ComponentProps) {
+  return (
+    <section aria-labelledby="inbox-heading">
+      <h1 id="inbox-heading" className="text-3xl font-extrabold text-primary">
+        Inbox
+      </h1>
+      <p className="mt-2 text-muted-foreground">Messages sent through the contact form, newest first. Reply within 24 hours on business days.</p>
+      {loaderData.rows.length === 0 ? <p className="mt-6">No messages yet.</p> : null}
+      <ul className="mt-6 space-y-4">
+        {loaderData.rows.map((row) => (
+          <li key={row.id} className="rounded-lg border border-border p-4" data-testid="inbox-message">
+            <p className="font-bold text-primary">{row.subject}</p>
+            <p className="text-sm text-muted-foreground">
+              {row.name} · <a className="underline" href={`mailto:${row.email}`}>{row.email}</a>
+              {row.phone ? ` · ${row.phone}` : ""} · {row.createdAt.slice(0, 16).replace("T", " ")}
+            </p>
+            <p className="mt-2 whitespace-pre-wrap">{row.message}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

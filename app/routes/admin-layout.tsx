@@ -1,0 +1,82 @@
+import { Form, NavLink, Outlet, isRouteErrorResponse, useRouteError } from "react-router";
+import type { Route } from "./+types/admin-layout";
+import { requireAdmin } from "~/auth/guards.server";
+import { Button } from "~/components/ui/button";
+import { cn } from "~/lib/cn";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireAdmin(request, { allowWithout2fa: true });
+  return { email: user.email };
+}
+
+// Signed-in pages are never cached by a browser or a CDN.
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+const ADMIN_NAV = [
+  { to: "/admin/sms", label: "Welcome SMS" },
+  { to: "/admin/subscribers", label: "Subscribers" },
+  { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/inbox", label: "Inbox" },
+  { to: "/admin/dnc", label: "Do-Not-Call" },
+  { to: "/admin/security", label: "Security" },
+] as const;
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-4 border-b border-border pb-4">
+        <p className="text-sm text-muted-foreground">
+          Signed in as <strong className="text-foreground">{loaderData.email}</strong>
+        </p>
+        <Form method="post" action="/auth/sign-out">
+          <Button type="submit" variant="outline" size="sm">
+            Sign Out
+          </Button>
+        </Form>
+      </div>
+      <nav aria-label="Admin" className="mt-4">
+        <ul className="flex flex-wrap gap-2">
+          {ADMIN_NAV.map((item) => (
+            <li key={item.to}>
+              <NavLink
+                to={item.to}
+                className={({ isActive }) =>
+                  cn("inline-block rounded-md px-3 py-2 text-sm font-semibold", isActive ? "bg-primary text-primary-foreground" : "text-primary hover:bg-muted")
+                }
+              >
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="mt-8">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+/** A signed-in reader gets a clear 403 page (anonymous visitors were redirected to /auth). */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-24 text-center">
+      <p className="text-6xl font-extrabold text-accent">{forbidden ? 403 : 500}</p>
+      <h1 className="mt-4 text-3xl font-extrabold text-primary">{forbidden ? "Access denied" : "Something went wrong"}</h1>
+      <p className="mt-3 text-muted-foreground">
+        {forbidden
+          ? "Your account does not have access to the admin area. Ask an administrator if you need it."
+          : "We could not load this page. Please try again in a moment."}
+      </p>
+      <Form method="post" action="/auth/sign-out" className="mt-8">
+        <Button type="submit" variant="outline">
+          Sign Out
+        </Button>
+      </Form>
+    </section>
+  );
+}

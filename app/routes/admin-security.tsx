@@ -1,0 +1,102 @@
+import { data, Form } from "react-router";
+import type { Route } from "./+types/admin-security";
+import { callAuthEndpoint } from "~/auth/call-auth.server";
+import { requireAdmin } from "~/auth/guards.server";
+import { Field } from "~/components/forms/field";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { NoticeBanner } from "~/components/ui/notice-banner";
+import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { getEnv } from "~/http/env.server";
+import type { Notice } from "~/lib/notices";
+import { pageMeta } from "~/lib/route-meta";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireAdmin(request, { allowWithout2fa: true });
+  return { enabled: user.twoFactorEnabled, required: getEnv().ADMIN_REQUIRE_2FA };
+}
+
+type ActionData = { notice: Notice; totpURI?: string; backupCodes?: string[] };
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request, { allowWithout2fa: true });
+  let form: Record<string, string>;
+  try {
+    form = await readFormBody(request);
+  } catch (error) {
+    if (error instanceof BodyError) return bodyErrorResponse(error);
+    throw error;
+  }
+  if (form.intent === "enable") {
+    const call = await callAuthEndpoint(request, "/two-factor/enable", { password: form.password ?? "" });
+    if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned On", description: "The password is not correct.", variant: "error" } }, { status: 400 });
+    return data<ActionData>({
+      notice: { title: "Scan the Code", description: "Add the key to your authenticator app, then enter a code to finish.", variant: "info" },
+      totpURI: String(call.body?.totpURI ?? ""),
+      backupCodes: (call.body?.backupCodes as string[] | undefined) ?? [],
+    });
+  }
+  if (form.intent === "verify") {
+    const call = await callAuthEndpoint(request, "/two-factor/verify-totp", { code: (form.code ?? "").replace(/\s/g, "") });
+    if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned On", description: "That code is not valid.", variant: "error" } }, { status: 400 });
+    return data<ActionData>({ notice: { title: "Two-Factor Sign-In On", description: "You will be asked for a code at every sign-in.", variant: "success" } });
+  }
+  if (form.intent === "disable") {
+    const call = await callAuthEndpoint(request, "/two-factor/disable", { password: form.password ?? "" });
+    if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned Off", description: "The password is not correct.", variant: "error" } }, { status: 400 });
+    return data<ActionData>({ notice: { title: "Two-Factor Sign-In Off", description: "Sign-in now needs only your password.", variant: "success" } });
+  }
+  return data<ActionData>({ notice: { title: "Unknown Action", description: "Nothing was changed.", variant: "error" } }, { status: 400 });
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Security", description: "Two-factor sign-in.", path: "/admin/security", noindex: true });
+
+export default function AdminSecurity({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData && "notice" in actionData ? actionData : undefined;
+  const secret = result?.totpURI ? new URL(result.totpURI).searchParams.get("secret") : null;
+  return (
+    <section aria-labelledby="security-heading" className="max-w-2xl space-y-6">
+      <h1 id="security-heading" className="text-3xl font-extrabold text-primary">
+        Two-factor sign-in
+      </h1>
+      {loaderData.required && !loaderData.enabled ? (
+        <p role="alert" className="rounded-md border-l-4 border-destructive bg-destructive-soft p-4 text-sm text-destructive">
+          Two-factor sign-in is required for administrators. Turn it on to use the admin area.
+        </p>
+      ) : null}
+      {result ? <NoticeBanner notice={result.notice} /> : null}
+      <p>
+        Status: <strong>{loaderData.enabled ? "on" : "off"}</strong>
+      </p>
+      {result?.totpURI ? (
+        <Card className="space-y-3 p-6">
+          <p>Add this key to your authenticator app (Google Authenticator, 1Password, Authy...):</p>
+          <p className="break-all rounded bg-muted p-3 font-mono text-sm" data-testid="totp-secret">
+            {secret}
+          </p>
+          <p className="text-sm text-muted-foreground break-all">{result.totpURI}</p>
+          <p className="font-semibold">Backup codes (each works once; keep them somewhere safe):</p>
+          <ul className="grid grid-cols-2 gap-1 font-mono text-sm">
+            {result.backupCodes?.map((code) => <li key={code}>{code}</li>)}
+          </ul>
+          <Form method="post" className="space-y-3">
+            <input type="hidden" name="intent" value="verify" />
+            <Field label="Code from the app" name="code" inputMode="numeric" autoComplete="one-time-code" required />
+            <Button type="submit">Finish</Button>
+          </Form>
+        </Card>
+      ) : (
+        <Card className="p-6">
+          <Form method="post" className="space-y-3">
+            <input type="hidden" name="intent" value={loaderData.enabled ? "disable" : "enable"} />
+            <Field label="Your password" name="password" type="password" autoComplete="current-password" required />
+            <Button type="submit" variant={loaderData.enabled ? "outline" : "primary"}>
+              {loaderData.enabled ? "Turn off two-factor sign-in" : "Turn on two-factor sign-in"}
+            </Button>
+          </Form>
+        </Card>
+      )}
+    </section>
+  );
+}

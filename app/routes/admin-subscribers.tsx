@@ -1,0 +1,173 @@
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/admin-subscribers";
+import { requireAdmin } from "~/auth/guards.server";
+import { OptInChart } from "~/components/admin/opt-in-chart";
+import { buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { getDb } from "~/db/database.server";
+import { pageMeta } from "~/lib/route-meta";
+import { consentHistory, listSubscribers, optInsPerDay, PAGE_SIZE, subscriberCounts } from "~/services/admin/reports.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const search = url.searchParams.get("q")?.slice(0, 100) ?? "";
+  const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  const selected = url.searchParams.get("id");
+  const db = await getDb();
+  const [counts, perDay, list, history] = await Promise.all([
+    subscriberCounts(db),
+    optInsPerDay(db, 90),
+    listSubscribers(db, { search, page }),
+    selected && /^[0-9a-f-]{36}$/.test(selected) ? consentHistory(db, selected) : Promise.resolve(null),
+  ]);
+  return {
+    counts,
+    perDay,
+    search,
+    page,
+    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+    total: list.total,
+    rows: list.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
+    selected,
+    history: history?.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })) ?? null,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Subscribers", description: "Subscribers and consent records.", path: "/admin/subscribers", noindex: true });
+
+export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
+  const { counts, perDay, rows, search, page, pages, total, history, selected } = loaderData;
+  const link = (p: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) })}`;
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h1 className="text-3xl font-extrabold text-primary">Subscribers</h1>
+        <a href="/admin/subscribers.csv" className={buttonVariants({ variant: "navy", size: "sm" })} download>
+          Export CSV
+        </a>
+      </div>
+      <Card className="p-6">
+        <h2 className="text-lg font-bold text-primary">By status and source</h2>
+        <table className="mt-3 w-full text-sm">
+          <thead>
+            <tr className="text-left text-muted-foreground">
+              <th className="py-1">Channel</th>
+              <th>Status</th>
+              <th>Source</th>
+              <th className="text-right">Count</th>
+            </tr>
+          </thead>
+          <tbody>
+            {counts.map((row) => (
+              <tr key={`${row.channel}-${row.status}-${row.source}`} className="border-t border-border">
+                <td className="py-1">{row.channel}</td>
+                <td>{row.status}</td>
+                <td>{row.source}</td>
+                <td className="text-right font-semibold">{row.n}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      <Card className="p-6">
+        <OptInChart days={perDay} />
+      </Card>
+      <section aria-labelledby="list-heading">
+        <h2 id="list-heading" className="text-xl font-bold text-primary">
+          All subscribers ({total})
+        </h2>
+        <Form method="get" className="mt-3 flex gap-2" role="search">
+          <label htmlFor="q" className="sr-only">
+            Search subscribers
+          </label>
+          <input id="q" name="q" defaultValue={search} placeholder="Name, phone, e-mail or click id" className="w-full max-w-md rounded-md border border-input px-3 py-2" />
+          <button type="submit" className={buttonVariants({ size: "sm" })}>
+            Search
+          </button>
+        </Form>
+        <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Subscribers table">
+          <table className="w-full text-sm">
+            <thead>
+              <tr className="text-left text-muted-foreground">
+                <th className="py-2 pr-3">Name</th>
+                <th className="pr-3">Phone</th>
+                <th className="pr-3">E-mail</th>
+                <th className="pr-3">Status</th>
+                <th className="pr-3">Source</th>
+                <th className="pr-3">Click id</th>
+                <th className="pr-3">Date</th>
+                <th>Consent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id} className="border-t border-border">
+                  <td className="py-2 pr-3">
+                    {row.firstName} {row.lastName}
+                  </td>
+                  <td className="pr-3">{row.phoneE164}</td>
+                  <td className="pr-3">{row.email}</td>
+                  <td className="pr-3">{row.status}</td>
+                  <td className="pr-3">{row.source}</td>
+                  <td className="pr-3">{row.clickId}</td>
+                  <td className="pr-3">{row.createdAt.slice(0, 10)}</td>
+                  <td>
+                    <Link to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(page), id: row.id })}#history`} className="text-accent-strong underline">
+                      History
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <nav aria-label="Pages" className="mt-4 flex items-center gap-4 text-sm">
+          {page > 1 ? <Link to={link(page - 1)} className="underline">Previous</Link> : null}
+          <span>
+            Page {page} of {pages}
+          </span>
+          {page < pages ? <Link to={link(page + 1)} className="underline">Next</Link> : null}
+        </nav>
+      </section>
+      {history ? (
+        <section id="history" aria-labelledby="history-heading">
+          <h2 id="history-heading" className="text-xl font-bold text-primary">
+            Consent history
+          </h2>
+          <p className="text-xs text-muted-foreground">Subscriber {selected}</p>
+          <ol className="mt-3 space-y-3">
+            {history.map((event) => (
+              <li key={event.id} className="rounded-md border border-border p-3 text-sm">
+                <p className="font-semibold">
+                  {event.occurredAt} · {event.action} ({event.channel}) · {event.source}
+                </p>
+                <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 text-muted-foreground">
+                  <dt>IP</dt>
+                  <dd>{event.ip}</dd>
+                  <dt>User agent</dt>
+                  <dd className="break-all">{event.userAgent}</dd>
+                  <dt>Page</dt>
+                  <dd className="break-all">{event.pageUrl}</dd>
+                  <dt>Boxes</dt>
+                  <dd>
+                    SMS {String(event.smsCheckbox)}, terms {String(event.termsCheckbox)}
+                  </dd>
+                  <dt>Do-Not-Call</dt>
+                  <dd>
+                    {event.dncResult ?? "-"} ({event.dncPolicy ?? "-"}, data {event.dncDataDate ?? "none"})
+                  </dd>
+                  <dt>Text shown</dt>
+                  <dd>
+                    {event.consentText ?? event.inboundBody} <span className="text-xs">({event.consentVersion ?? event.inboundMessageSid})</span>
+                  </dd>
+                </dl>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/auth.two-factor";
+import { callAuthEndpoint, cookieHeaders } from "~/auth/call-auth.server";
+import { Field } from "~/components/forms/field";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { NoticeBanner } from "~/components/ui/notice-banner";
+import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { noticeWith } from "~/lib/notices";
+import { safeReturnPath } from "~/lib/return-path";
+import { pageMeta } from "~/lib/route-meta";
+
+export async function action({ request }: Route.ActionArgs) {
+  let form: Record<string, string>;
+  try {
+    form = await readFormBody(request);
+  } catch (error) {
+    if (error instanceof BodyError) return bodyErrorResponse(error);
+    throw error;
+  }
+  const code = (form.code ?? "").replace(/\s/g, "").slice(0, 40);
+  const path = /^\d{6}$/.test(code) ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code";
+  const call = await callAuthEndpoint(request, path, { code });
+  if (call.ok) {
+    const returnTo = safeReturnPath(new URL(request.url).searchParams.get("redirectTo"));
+    const separator = returnTo.includes("?") ? "&" : "?";
+    throw redirect(`${returnTo}${separator}notice=signedIn`, { headers: cookieHeaders(call) });
+  }
+  return data({ notice: noticeWith("signInFailed", "That code is not valid. Try the current code from your app, or a backup code.") }, { status: 401 });
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Two-Factor Sign-In", description: "Enter your sign-in code.", path: "/auth/two-factor", noindex: true });
+
+export default function TwoFactor({ actionData }: Route.ComponentProps) {
+  return (
+    <section className="mx-auto max-w-md px-4 py-16">
+      <Card className="p-8">
+        <h1 className="text-center text-3xl font-extrabold text-primary">Two-Factor Sign-In</h1>
+        <p className="mt-2 text-center text-muted-foreground">Enter the 6-digit code from your authenticator app, or one of your backup codes.</p>
+        {actionData && "notice" in actionData ? <NoticeBanner notice={actionData.notice} className="mt-6" /> : null}
+        <Form method="post" className="mt-6 space-y-4">
+          <Field label="Code" name="code" inputMode="numeric" autoComplete="one-time-code" required />
+          <Button type="submit" className="w-full" size="lg">
+            Verify
+          </Button>
+        </Form>
+      </Card>
+    </section>
+  );
+}

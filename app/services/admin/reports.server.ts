@@ -1,0 +1,61 @@
+import { count, desc, eq, ilike, or, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { consentEvents, contactMessages, smsMessages, subscribers } from "~/db/schema";
+
+export const PAGE_SIZE = 50;
+
+export async function subscriberCounts(db: Db) {
+  const rows = await db
+    .select({ channel: subscribers.channel, status: subscribers.status, source: subscribers.source, n: count() })
+    .from(subscribers)
+    .groupBy(subscribers.channel, subscribers.status, subscribers.source);
+  return rows.map((row) => ({ ...row, n: Number(row.n) }));
+}
+
+/** Web opt-ins per day for the last `days` days, oldest first, with empty days as 0. */
+export async function optInsPerDay(db: Db, days = 90) {
+  const result = await db.execute<{ day: string; n: number }>(sql`
+    SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(e.id)::int AS n
+    FROM generate_series(current_date - ${days - 1}::int, current_date, interval '1 day') AS d(day)
+    LEFT JOIN consent_events e ON e.action = 'opt_in' AND e.occurred_at >= d.day AND e.occurred_at < d.day + interval '1 day'
+    GROUP BY d.day ORDER BY d.day`);
+  return result.rows.map((row) => ({ day: row.day, n: Number(row.n) }));
+}
+
+export async function listSubscribers(db: Db, options: { search?: string; page: number }) {
+  const term = options.search?.trim();
+  const where = term
+    ? or(
+        ilike(subscribers.firstName, `%${term}%`),
+        ilike(subscribers.lastName, `%${term}%`),
+        ilike(subscribers.email, `%${term}%`),
+        ilike(subscribers.phoneE164, `%${term.replace(/[^\d+]/g, "") || term}%`),
+        ilike(subscribers.clickId, `%${term}%`),
+      )
+    : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(subscribers)
+      .where(where)
+      .orderBy(desc(subscribers.createdAt), desc(subscribers.id))
+      .limit(PAGE_SIZE)
+      .offset((options.page - 1) * PAGE_SIZE),
+    db.select({ n: count() }).from(subscribers).where(where),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function consentHistory(db: Db, subscriberId: string) {
+  return db.select().from(consentEvents).where(eq(consentEvents.subscriberId, subscriberId)).orderBy(consentEvents.occurredAt, consentEvents.id);
+}
+
+export async function listMessages(db: Db, page: number) {
+  return db.select().from(smsMessages).orderBy(desc(smsMessages.id)).limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE);
+}
+
+export async function listContactMessages(db: Db, page: number) {
+  return db.select().from(contactMessages).orderBy(desc(contactMessages.id)).limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE);
+}
+
+

@@ -1,0 +1,29 @@
+import nodemailer from "nodemailer";
+import type { EmailTransport } from "./email.server";
+
+/** SMTP through nodemailer; SMTP_URL like smtp://user:pass@mail.example.com:587. */
+export function createSmtpTransport(url: string, from: string): EmailTransport {
+  const transporter = nodemailer.createTransport(url, { from });
+  return {
+    name: "smtp",
+    async send(email) {
+      try {
+        await transporter.sendMail({ to: email.to, subject: email.subject, text: email.text });
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, error: (error as Error).message };
+      }
+    },
+  };
+}
+
+/** Without SMTP: the mail counts as sent and is printed whole (links included) to the server log. */
+export function createLogEmailTransport(log: (entry: Record<string, unknown>, message: string) => void): EmailTransport {
+  return {
+    name: "log",
+    async send(email) {
+      log({ to: email.to, subject: email.subject, kind: email.kind }, `E-mail (log transport, not delivered):\n${email.text}`);
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { createServer as createHttpServer } from "node:http";
+import { SMTPServer } from "smtp-server";
+
+export type CapturedMail = { to: string[]; subject: string; text: string; links: string[] };
+
+function decodeQuotedPrintable(body: string) {
+  return body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+function parse(raw: string, recipients: string[]): CapturedMail {
+  const [head = "", ...rest] = raw.split(/\r?\n\r?\n/);
+  const headers = head.replace(/\r?\n[ \t]+/g, " ");
+  const subject = /^Subject: (.*)$/im.exec(headers)?.[1]?.trim() ?? "";
+  const quoted = /Content-Transfer-Encoding: quoted-printable/i.test(headers);
+  const body = rest.join("\n\n");
+  const text = quoted ? decodeQuotedPrintable(body) : body;
+  return { to: recipients, subject, text, links: [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]) };
+}
+
+/**
+ * A real SMTP server (the smtp-server package) on 127.0.0.1 that keeps every mail, plus an HTTP
+ * endpoint to read them: GET /__mail?to=address. The app talks SMTP to it through nodemailer.
+ */
+export async function startSmtpCapture(options: { smtpPort: number; httpPort: number }) {
+  const mails: CapturedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
+      stream.on("end", () => {
+        mails.push(parse(raw, session.envelope.rcptTo.map((r) => r.address.toLowerCase())));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(options.smtpPort, "127.0.0.1", () => resolve()));
+  const http = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const to = url.searchParams.get("to")?.toLowerCase();
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(to ? mails.filter((mail) => mail.to.includes(to)) : mails));
+  });
+  await new Promise<void>((resolve) => http.listen(options.httpPort, "127.0.0.1", () => resolve()));
+  return {
+    mails,
+    close: async () => {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
