@@ -29,8 +29,15 @@ export async function callAuthEndpoint(request: Request, path: string, body?: Re
   return { ok: response.ok, status: response.status, body: parsed, setCookies: response.headers.getSetCookie() };
 }
 
+/**
+ * The cookies to pass on, one per name: better-auth may clear a cookie and set it again in one
+ * answer (two-factor sign-in clears the old session cookie, then sets the new one), and a single
+ * Set-Cookie per name leaves no room for the clearing one to win.
+ */
 export function cookieHeaders(call: AuthCall) {
+  const lastByName = new Map<string, string>();
+  for (const cookie of call.setCookies) lastByName.set(cookie.slice(0, cookie.indexOf("=")), cookie);
   const headers = new Headers();
-  for (const cookie of call.setCookies) headers.append("Set-Cookie", cookie);
+  for (const cookie of lastByName.values()) headers.append("Set-Cookie", cookie);
   return headers;
 }

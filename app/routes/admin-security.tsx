@@ -1,6 +1,6 @@
 import { data, Form } from "react-router";
 import type { Route } from "./+types/admin-security";
-import { callAuthEndpoint } from "~/auth/call-auth.server";
+import { callAuthEndpoint, cookieHeaders } from "~/auth/call-auth.server";
 import { requireAdmin } from "~/auth/guards.server";
 import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
@@ -30,21 +30,31 @@ export async function action({ request }: Route.ActionArgs) {
   if (form.intent === "enable") {
     const call = await callAuthEndpoint(request, "/two-factor/enable", { password: form.password ?? "" });
     if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned On", description: "The password is not correct.", variant: "error" } }, { status: 400 });
-    return data<ActionData>({
-      notice: { title: "Scan the Code", description: "Add the key to your authenticator app, then enter a code to finish.", variant: "info" },
-      totpURI: String(call.body?.totpURI ?? ""),
-      backupCodes: (call.body?.backupCodes as string[] | undefined) ?? [],
-    });
+    return data<ActionData>(
+      {
+        notice: { title: "Scan the Code", description: "Add the key to your authenticator app, then enter a code to finish.", variant: "info" },
+        totpURI: String(call.body?.totpURI ?? ""),
+        backupCodes: (call.body?.backupCodes as string[] | undefined) ?? [],
+      },
+      // better-auth renews the session when two-factor settings change: keep the new cookie.
+      { headers: cookieHeaders(call) },
+    );
   }
   if (form.intent === "verify") {
     const call = await callAuthEndpoint(request, "/two-factor/verify-totp", { code: (form.code ?? "").replace(/\s/g, "") });
     if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned On", description: "That code is not valid.", variant: "error" } }, { status: 400 });
-    return data<ActionData>({ notice: { title: "Two-Factor Sign-In On", description: "You will be asked for a code at every sign-in.", variant: "success" } });
+    return data<ActionData>(
+      { notice: { title: "Two-Factor Sign-In On", description: "You will be asked for a code at every sign-in.", variant: "success" } },
+      { headers: cookieHeaders(call) },
+    );
   }
   if (form.intent === "disable") {
     const call = await callAuthEndpoint(request, "/two-factor/disable", { password: form.password ?? "" });
     if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned Off", description: "The password is not correct.", variant: "error" } }, { status: 400 });
-    return data<ActionData>({ notice: { title: "Two-Factor Sign-In Off", description: "Sign-in now needs only your password.", variant: "success" } });
+    return data<ActionData>(
+      { notice: { title: "Two-Factor Sign-In Off", description: "Sign-in now needs only your password.", variant: "success" } },
+      { headers: cookieHeaders(call) },
+    );
   }
   return data<ActionData>({ notice: { title: "Unknown Action", description: "Nothing was changed.", variant: "error" } }, { status: 400 });
 }

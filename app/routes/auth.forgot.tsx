@@ -22,7 +22,7 @@ export async function action({ request }: Route.ActionArgs) {
   const call = await callAuthEndpoint(request, "/request-password-reset", { email, redirectTo: "/auth/reset" });
   if (call.status === 429) return data({ notice: noticeWith("resetFailed", "Too many requests. Please wait a minute and try again.") }, { status: 429 });
   // The same answer whether or not the address has an account.
-  throw redirect("/auth?notice=resetRequested");
+  throw redirect("/auth/forgot?notice=resetRequested");
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

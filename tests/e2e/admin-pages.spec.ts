@@ -1,0 +1,161 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { E2E_ADMIN, E2E_MAIL_URL } from "../support/e2e-env";
+import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
+import type { CapturedMail } from "../support/smtp-capture";
+import { totpCode } from "../support/totp";
+
+test.describe.configure({ mode: "default" });
+
+async function signIn(page: Page, email: string, password: string, returnTo = "/admin/sms") {
+  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
+}
+
+async function mailsTo(request: APIRequestContext, email: string) {
+  return (await (await request.get(`${E2E_MAIL_URL}?to=${encodeURIComponent(email)}`)).json()) as CapturedMail[];
+}
+
+test("admin pages pass axe and show subscribers, consent history, messages, inbox and the DNC list", async ({ page, request }) => {
+  // Data to look at: an opt-in and a contact message.
+  const phone = randomMobile();
+  await request.post("/api/phone-optin", { data: { firstName: "Molly", lastName: "Pitcher", phone, clickId: "click-molly", smsConsent: true, termsConsent: true } });
+  const subject = `Question ${Date.now()}`;
+  await request.post("/contact", { form: { name: "Mercy Otis", email: "mercy@example.com", subject, message: "About silver." } });
+  await request.post("/contact", { form: { name: "Bot", email: "bot@example.com", subject: `Spam ${Date.now()}`, message: "x", website: "http://spam.example" } });
+
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/subscribers");
+  for (const path of ["/admin/sms", "/admin/subscribers", "/admin/messages", "/admin/inbox", "/admin/dnc", "/admin/security"]) {
+    await page.goto(path);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+    expect(results.violations.map((v) => `${path} ${v.id}`)).toEqual([]);
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  }
+
+  await page.goto("/admin/subscribers?q=click-molly");
+  const row = page.locator("tbody tr").filter({ hasText: "Molly Pitcher" });
+  await expect(row).toHaveCount(1);
+  await row.getByRole("link", { name: "History" }).click();
+  await expect(page.getByRole("heading", { name: "Consent history" })).toBeVisible();
+  await expect(page.locator("#history")).toContainText("opt_in");
+  await expect(page.locator("#history")).toContainText("By checking this box");
+  await expect(page.getByRole("img", { name: /Web opt-ins per day/ })).toBeVisible();
+
+  await page.goto("/admin/messages");
+  await expect(page.getByTestId("message-row").filter({ hasText: `+1${phone.replace(/\D/g, "")}` })).toHaveCount(1);
+
+  await page.goto("/admin/inbox");
+  await expect(page.getByTestId("inbox-message").filter({ hasText: subject })).toHaveCount(1);
+  await expect(page.getByTestId("inbox-message").filter({ hasText: "Spam" })).toHaveCount(0);
+
+  await page.goto("/admin/dnc");
+  await expect(page.getByTestId("dnc-federal")).toHaveText("1");
+  const before = Number(await page.getByTestId("dnc-internal").textContent());
+  await page.getByLabel("Phone").fill("(212) 456-3210");
+  await page.getByRole("button", { name: "Add to list" }).click();
+  await expect(page.getByTestId("dnc-internal")).toHaveText(String(before + 1));
+  await page.getByLabel("Phone").fill("(212) 456-3210");
+  await page.getByRole("button", { name: "Remove from list" }).click();
+  await expect(page.getByTestId("dnc-internal")).toHaveText(String(before));
+});
+
+test("the CSV export is RFC 4180 and safe against spreadsheet formulas", async ({ page, request }) => {
+  await request.post("/api/phone-optin", { data: { firstName: '=HYPERLINK("http://evil.example")', lastName: 'Smith, "Jr"', phone: randomMobile(), clickId: "csv", smsConsent: true, termsConsent: true } });
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/subscribers");
+  const response = await page.request.get("/admin/subscribers.csv");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("text/csv");
+  expect(response.headers()["content-disposition"]).toMatch(/attachment; filename="subscribers-\d{4}-\d{2}-\d{2}\.csv"/);
+  const csv = await response.text();
+  expect(csv.startsWith("created_at,channel,status,source,first_name,last_name,phone_e164,email,click_id\r\n")).toBe(true);
+  expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")","Smith, ""Jr"""`);
+  expect((await request.get("/admin/subscribers.csv", { maxRedirects: 0 })).status()).toBe(302);
+});
+
+test("password reset by e-mail: the new password works, the old one and other sessions do not", async ({ page, browser, request }) => {
+  const email = `reset-${Date.now()}@example.com`;
+  await gotoHydrated(page, "/auth?tab=signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("First-Strong-Pass-9");
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect.poll(async () => (await mailsTo(request, email)).length, { timeout: 15_000 }).toBe(1);
+  await page.goto((await mailsTo(request, email))[0]!.links.find((link) => link.includes("verify-email"))!);
+  // Signed in here by the verification link: this session must end with the reset.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await otherPage.context().addCookies(await page.context().cookies());
+
+  await gotoHydrated(page, "/auth/forgot");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Check Your Email" }).first()).toBeVisible();
+  await expect.poll(async () => (await mailsTo(request, email)).length, { timeout: 15_000 }).toBe(2);
+  const resetLink = (await mailsTo(request, email))[1]!.links.find((link) => link.includes("reset-password"))!;
+  await page.goto(resetLink);
+  await expect(page).toHaveURL(/\/auth\/reset\?token=/);
+  await page.getByLabel("New password").fill("Second-Strong-Pass-9");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page).toHaveURL(/\/auth(\?|$)/);
+
+  const oldTry = await request.post("/api/auth/sign-in/email", { data: { email, password: "First-Strong-Pass-9" } });
+  expect(oldTry.status()).toBe(401);
+  const newTry = await request.post("/api/auth/sign-in/email", { data: { email, password: "Second-Strong-Pass-9" } });
+  expect(newTry.status()).toBe(200);
+  const session = await otherPage.request.get("/api/auth/get-session");
+  expect(await session.json()).toBeNull();
+  await other.close();
+});
+
+test("sign-out revokes the session on the server", async ({ page, browser }) => {
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  const cookies = await page.context().cookies();
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/auth/);
+  const replay = await browser.newContext();
+  await replay.addCookies(cookies);
+  const replayPage = await replay.newPage();
+  await replayPage.goto("/admin/sms");
+  await expect(replayPage).toHaveURL(/\/auth\?redirectTo=/);
+  await replay.close();
+});
+
+test("an admin turns on two-factor sign-in and is then asked for a code at sign-in", async ({ page, request }) => {
+  const email = `twofa-${Date.now()}@example.com`;
+  const password = "Two-Factor-Pass-9";
+  await gotoHydrated(page, "/auth?tab=signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect.poll(async () => (await mailsTo(request, email)).length, { timeout: 15_000 }).toBe(1);
+  await page.goto((await mailsTo(request, email))[0]!.links.find((link) => link.includes("verify-email"))!);
+  // Promote through the admin plugin, as the seeded admin.
+  const adminContext = page.context().browser()!.newContext();
+  const adminPage = await (await adminContext).newPage();
+  await signIn(adminPage, E2E_ADMIN.email, E2E_ADMIN.password);
+  const users = await adminPage.request.get(`/api/auth/admin/list-users?searchValue=${encodeURIComponent(email)}&searchField=email`);
+  const userId = ((await users.json()) as { users: { id: string }[] }).users[0]!.id;
+  const promoted = await adminPage.request.post("/api/auth/admin/set-role", { data: { userId, role: "admin" }, headers: { Origin: new URL(adminPage.url()).origin } });
+  expect(promoted.status()).toBe(200);
+  await (await adminContext).close();
+
+  await gotoHydrated(page, "/admin/security");
+  await page.getByLabel("Your password").fill(password);
+  await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+  await page.getByLabel("Code from the app").fill(totpCode(secret));
+  await page.getByRole("button", { name: "Finish" }).click();
+  await expect(page.getByText("Status: on")).toBeVisible();
+
+  // Signing in now asks for a code. (Completing that sign-in with the code is a known defect:
+  // the session better-auth creates there is not found afterwards; see the closing note.)
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await gotoHydrated(page, "/auth?redirectTo=%2Fadmin%2Fsms");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/auth\/two-factor/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Two-Factor Sign-In");
+});
