@@ -30,14 +30,19 @@ export async function callAuthEndpoint(request: Request, path: string, body?: Re
 }
 
 /**
- * The cookies to pass on, one per name: better-auth may clear a cookie and set it again in one
- * answer (two-factor sign-in clears the old session cookie, then sets the new one), and a single
- * Set-Cookie per name leaves no room for the clearing one to win.
+ * The cookies to pass on, one per name, most important last. Only the last Set-Cookie of a
+ * redirect thrown from an action reaches the browser here (found with curl: sign-out's three
+ * clearing cookies arrived as one; the cause inside React Router's response handling is not yet
+ * found), so the order puts what must arrive at the end: clearing cookies first, then cookies
+ * being set, and the session cookie last within each group.
  */
 export function cookieHeaders(call: AuthCall) {
   const lastByName = new Map<string, string>();
   for (const cookie of call.setCookies) lastByName.set(cookie.slice(0, cookie.indexOf("=")), cookie);
+  const clears = (cookie: string) => /;\s*Max-Age=0/i.test(cookie) || /^[^=]+=;/.test(cookie);
+  const rank = ([name, cookie]: [string, string]) => (clears(cookie) ? 0 : 2) + (name.endsWith("session_token") ? 1 : 0);
+  const ordered = [...lastByName].sort((a, b) => rank(a) - rank(b));
   const headers = new Headers();
-  for (const cookie of lastByName.values()) headers.append("Set-Cookie", cookie);
+  for (const [, cookie] of ordered) headers.append("Set-Cookie", cookie);
   return headers;
 }
