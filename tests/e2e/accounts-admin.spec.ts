@@ -189,3 +189,32 @@ test("ten failures lock the account across addresses until the window passes", a
   expect(correct.status()).toBe(429);
   await context.dispose();
 });
+
+test("without a session an admin action changes nothing and sends the visitor to sign in", async ({ request }) => {
+  const response = await request.post("/admin/sms", { form: { intent: "save", version: "1", message: "Anonymous change" }, maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+  expect(response.headers()["location"]).toMatch(/^\/auth\?redirectTo=/);
+  const csv = await request.get("/admin/subscribers.csv", { maxRedirects: 0 });
+  expect(csv.status()).toBe(302);
+});
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("sign-in works, shows its notice and a signed-in visitor of /auth goes back where they came from", async ({ page }) => {
+    await page.goto("/auth?redirectTo=%2Fadmin%2Fmessages");
+    await page.getByLabel("Email").fill(E2E_ADMIN.email);
+    await page.getByLabel("Password").fill("definitely-wrong");
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page.getByRole("alert")).toContainText("Sign In Failed");
+    await expect(page.getByRole("alert")).toContainText("Invalid email or password.");
+    await page.getByLabel("Password").fill(E2E_ADMIN.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page).toHaveURL(/\/admin\/messages\?notice=signedIn/);
+    await expect(page.getByRole("status").first()).toContainText("Welcome back!");
+    await page.goto("/auth?redirectTo=%2Fadmin%2Fdnc");
+    await expect(page).toHaveURL(/\/admin\/dnc$/);
+    await page.goto("/auth?redirectTo=https%3A%2F%2Fevil.example");
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
