@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
+import { contentSecurityPolicy, createNonce } from "~/http/csp";
 import { deferHydration } from "~/http/defer-hydration.server";
 import { logger } from "~/http/logger.server";
 
@@ -13,11 +14,15 @@ export default function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
 ) {
+  // Per response: the nonce goes on every script React Router renders and into the policy.
+  const nonce = createNonce();
+  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([`'nonce-${nonce}'`]));
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Every page is sent complete (no streamed Suspense fallbacks): our loaders are fast, and
     // streamed content would stay hidden for visitors without JavaScript.
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+      nonce,
       // Keep resolved Suspense boundaries (lazy sections) inline in the HTML instead of outlined
       // behind a script that swaps them in.
       progressiveChunkSize: Number.MAX_SAFE_INTEGER,

@@ -37,6 +37,7 @@ export function serveStatic(
     Vary: "Accept-Encoding",
     ...extraHeaders(file),
   };
+  if (file.contentSecurityPolicy) headers["Content-Security-Policy"] = file.contentSecurityPolicy;
   if (req.headers["if-none-match"] === file.etag) {
     res.writeHead(304, headers);
     res.end();

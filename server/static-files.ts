@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
+import { contentSecurityPolicy, inlineScriptHashes } from "~/http/csp";
 
 export type StaticFile = {
+  /** For prerendered pages: a policy allowing exactly their inline scripts (by hash). */
+  contentSecurityPolicy?: string;
   body: Buffer;
   gzip?: Buffer;
   brotli?: Buffer;
@@ -63,7 +66,9 @@ export function loadStaticFiles(clientDir: string) {
     let urlPath = `/${relative}`;
     if (urlPath.endsWith("/index.html")) urlPath = urlPath.slice(0, -"/index.html".length) || "/";
     const body = readFileSync(file);
+    const isPage = file.endsWith(".html");
     files.set(urlPath, {
+      contentSecurityPolicy: isPage ? contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))) : undefined,
       body,
       gzip: existsSync(`${file}.gz`) ? readFileSync(`${file}.gz`) : undefined,
       brotli: existsSync(`${file}.br`) ? readFileSync(`${file}.br`) : undefined,
