@@ -9,7 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestListener } from "@react-router/node";
 import { getEnv } from "~/http/env.server";
-import { logger } from "~/http/logger.server";
+import { logger, requestContext } from "~/http/logger.server";
+import { getDatabase } from "~/db/database.server";
 import { startRuntime, stopRuntime } from "~/http/runtime.server";
 import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
@@ -18,6 +19,17 @@ import { serveStatic } from "./serve-static";
 import { handleFastRoute } from "./fast-routes";
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** Ready when the database answers (migrations ran when it was opened). */
+async function readiness() {
+  try {
+    const database = await getDatabase();
+    await database.ping();
+    return { ok: true, body: { status: "ready", database: database.kind } };
+  } catch {
+    return { ok: false, body: { status: "unavailable", error: "The database is not reachable." } };
+  }
+}
 
 export type RunningServer = { port: number; close: () => Promise<void> };
 
@@ -37,6 +49,13 @@ export async function startServer(options: { port?: number; host?: string } = {}
       res.end(JSON.stringify({ status: "ok" }));
       return;
     }
+    if (req.url === "/readyz") {
+      void readiness().then(({ ok, body }) => {
+        res.writeHead(ok ? 200 : 503, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+        res.end(JSON.stringify(body));
+      });
+      return;
+    }
     if (serveStatic(req, res, staticFiles, () => ({}))) return;
 
     // Everything else goes to the app. The client address is fixed here, from the socket or the
@@ -52,8 +71,10 @@ export async function startServer(options: { port?: number; host?: string } = {}
         "request",
       );
     });
-    if (handleFastRoute(req, res)) return;
-    void handleWithRouter(req, res);
+    requestContext.run({ requestId }, () => {
+      if (handleFastRoute(req, res)) return;
+      void handleWithRouter(req, res);
+    });
   };
 
   const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 }, onRequest);

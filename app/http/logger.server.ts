@@ -1,5 +1,9 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import pino from "pino";
 import { getEnv } from "./env.server";
+
+/** The request being handled, so every log line written for it carries its id. */
+export const requestContext = new AsyncLocalStorage<{ requestId: string }>();
 
 /** JSON logs on stdout; one child logger per request carries its request id. */
 export const logger = pino({
@@ -7,4 +11,5 @@ export const logger = pino({
   base: undefined,
   timestamp: pino.stdTimeFunctions.isoTime,
   redact: { paths: ["req.headers.cookie", "req.headers.authorization", "password", "*.password"], remove: true },
+  mixin: () => requestContext.getStore() ?? {},
 });
