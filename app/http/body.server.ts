@@ -67,3 +67,13 @@ export async function readJsonBody(request: Request, maxBytes = FORM_BODY_LIMIT)
 export function bodyErrorResponse(error: BodyError) {
   return data({ error: error.message }, { status: error.status });
 }
+
+/** A form post's fields, or the 4xx answer to send instead (too large, wrong content type). */
+export async function readFormOrAnswer(request: Request) {
+  try {
+    return { form: await readFormBody(request) };
+  } catch (error) {
+    if (error instanceof BodyError) return { answer: bodyErrorResponse(error) };
+    throw error;
+  }
+}

@@ -7,7 +7,7 @@ import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
 import { auditLog } from "~/db/schema";
-import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { readFormOrAnswer } from "~/http/body.server";
 import { checkUsMobile } from "~/lib/phone";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
@@ -23,13 +23,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireAdmin(request);
-  let form: Record<string, string>;
-  try {
-    form = await readFormBody(request);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   const phone = checkUsMobile(form.phone ?? "");
   if (!phone.ok) return data<{ notice: Notice }>({ notice: { title: "Not Changed", description: phone.message, variant: "error" } }, { status: 400 });
   const db = await getDb();

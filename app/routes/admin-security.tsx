@@ -6,7 +6,7 @@ import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
-import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { readFormOrAnswer } from "~/http/body.server";
 import { getEnv } from "~/http/env.server";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
@@ -20,13 +20,9 @@ type ActionData = { notice: Notice; totpURI?: string; backupCodes?: string[] };
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request, { allowWithout2fa: true });
-  let form: Record<string, string>;
-  try {
-    form = await readFormBody(request);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   if (form.intent === "enable") {
     const call = await callAuthEndpoint(request, "/two-factor/enable", { password: form.password ?? "" });
     if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned On", description: "The password is not correct.", variant: "error" } }, { status: 400 });

@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
-import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { readFormOrAnswer } from "~/http/body.server";
 import { logger } from "~/http/logger.server";
 import { checkUsMobile } from "~/lib/phone";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
@@ -36,13 +36,9 @@ type ActionData = { notice: Notice; saved?: { message: string; version: number }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireAdmin(request);
-  let form: Record<string, string>;
-  try {
-    form = await readFormBody(request);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   const db = await getDb();
   if (form.intent === "test") {
     const phone = checkUsMobile(form.phone ?? "");

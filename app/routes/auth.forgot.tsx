@@ -5,18 +5,14 @@ import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
-import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { readFormOrAnswer } from "~/http/body.server";
 import { noticeWith } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
 
 export async function action({ request }: Route.ActionArgs) {
-  let form: Record<string, string>;
-  try {
-    form = await readFormBody(request);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   const email = (form.email ?? "").trim().slice(0, 254);
   if (!email.includes("@")) return data({ notice: noticeWith("resetFailed", "Please enter the email address of your account.") }, { status: 400 });
   const call = await callAuthEndpoint(request, "/request-password-reset", { email, redirectTo: "/auth/reset" });

@@ -5,7 +5,7 @@ import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
-import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { readFormOrAnswer } from "~/http/body.server";
 import { NOTICES, noticeWith } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
 
@@ -15,13 +15,9 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  let form: Record<string, string>;
-  try {
-    form = await readFormBody(request);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   const call = await callAuthEndpoint(request, "/reset-password", { token: form.token ?? "", newPassword: form.password ?? "" });
   if (call.ok) throw redirect("/auth?notice=passwordReset");
   const code = String(call.body?.code ?? "");

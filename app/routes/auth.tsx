@@ -7,7 +7,7 @@ import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { authFormAction } from "~/auth/auth-form.server";
 import { getSessionUser } from "~/auth/instance.server";
-import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { readFormOrAnswer } from "~/http/body.server";
 import { cn } from "~/lib/cn";
 import { notify } from "~/lib/notify";
 import { safeReturnPath } from "~/lib/return-path";
@@ -25,13 +25,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  let form: Record<string, string>;
-  try {
-    form = await readFormBody(request);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   return authFormAction(request, form);
 }
 

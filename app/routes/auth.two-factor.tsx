@@ -5,19 +5,15 @@ import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
-import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { readFormOrAnswer } from "~/http/body.server";
 import { noticeWith } from "~/lib/notices";
 import { safeReturnPath } from "~/lib/return-path";
 import { pageMeta } from "~/lib/route-meta";
 
 export async function action({ request }: Route.ActionArgs) {
-  let form: Record<string, string>;
-  try {
-    form = await readFormBody(request);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   const code = (form.code ?? "").replace(/\s/g, "").slice(0, 40);
   const path = /^\d{6}$/.test(code) ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code";
   const call = await callAuthEndpoint(request, path, { code });

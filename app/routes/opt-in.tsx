@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/opt-in";
-import { BodyError, bodyErrorResponse, readFormBody } from "~/http/body.server";
+import { readFormOrAnswer } from "~/http/body.server";
 import { runOptIn } from "~/http/opt-in.server";
 import { requestEvidence } from "~/http/request.server";
 import { NOTICES } from "~/lib/notices";
@@ -16,13 +16,9 @@ export function loader({ request }: Route.LoaderArgs) {
 
 /** The form's own action, so the page works with JavaScript off; same logic as /api/phone-optin. */
 export async function action({ request }: Route.ActionArgs) {
-  let fields: Record<string, string>;
-  try {
-    fields = await readFormBody(request);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  const fields = body.form;
   const result = await runOptIn(fields, requestEvidence(request));
   const headers: HeadersInit = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   return data(result.actionData, { status: result.status, headers });
