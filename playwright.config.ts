@@ -16,6 +16,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [["list"]] : [["list"]],
   timeout: 30_000,
+  // Two workers, the app, PGlite and Chromium share two cores: give assertions room under load.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: E2E_BASE_URL,
     trace: "retain-on-failure",

@@ -6,7 +6,7 @@ import { defineConfig } from "vite";
 const SHARED_CLIENT_CODE =
   /\/app\/(components\/(ui|forms|site|blog)|lib|config)\/|\/app\/components\/[\w-]+\/[\w-]+-seo\.ts$|\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser|clsx|class-variance-authority|lucide-react)\//;
 /** Loaded on demand or used by one page only, so kept out of the shared chunk. */
-const LAZY_CLIENT_CODE = /\/(newsletter-section|notify|field|contact-form|not-found-view|error-view)\.tsx?$/;
+const LAZY_CLIENT_CODE = /\/(newsletter-section|notify|field|contact-form|not-found-view|error-view|url-notice|notices|sms-guidance|opt-in-chart)\.tsx?$/;
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],

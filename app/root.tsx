@@ -16,12 +16,13 @@ import { SiteChrome } from "./components/site/site-chrome";
 import { Toaster } from "./components/ui/toaster";
 import type { PublicSiteConfig } from "./config/site";
 import { urlNotice } from "./lib/notices";
-import { UrlNotice } from "./components/site/url-notice";
 import { NavigationSpinner } from "./components/ui/navigation-spinner";
 import { lazy, Suspense, useEffect } from "react";
 
 // Only error pages need these: loaded on demand, not with every page.
 const NotFoundView = lazy(() => import("./components/site/not-found-view").then((m) => ({ default: m.NotFoundView })));
+// Only after a redirect that carries a notice (sign-in, sign-out...).
+const UrlNotice = lazy(() => import("./components/site/url-notice").then((m) => ({ default: m.UrlNotice })));
 const ErrorView = lazy(() => import("./components/site/error-view").then((m) => ({ default: m.ErrorView })));
 
 export const links: Route.LinksFunction = () => [
@@ -72,7 +73,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to main content
         </a>
-        {data?.notice ? <UrlNotice notice={data.notice} /> : null}
+        {data?.notice ? (
+          <Suspense fallback={null}>
+            <UrlNotice notice={data.notice} />
+          </Suspense>
+        ) : null}
         {children}
         {shipsJavaScript ? (
           <>

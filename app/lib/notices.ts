@@ -7,7 +7,9 @@ export type NoticeVariant = "success" | "error" | "info";
 
 export type Notice = { title: string; description: string; variant: NoticeVariant };
 
-export const GENERIC_SUBSCRIPTION_ERROR = "There was an issue with your subscription. Please try again.";
+import { CONTACT_FAILED, GENERIC_SUBSCRIPTION_ERROR, OPT_IN_ERROR } from "./notice-fallbacks";
+
+export { GENERIC_SUBSCRIPTION_ERROR };
 
 export const NOTICES = {
   consentRequired: {
@@ -30,7 +32,7 @@ export const NOTICES = {
     description: "This phone number is on the Do Not Call list and cannot receive marketing messages.",
     variant: "error",
   },
-  optInError: { title: "Subscription Error", description: GENERIC_SUBSCRIPTION_ERROR, variant: "error" },
+  optInError: OPT_IN_ERROR,
   optInSuccess: {
     title: "Welcome Patriot!",
     description: "You're now subscribed to breaking market alerts!",
@@ -86,11 +88,7 @@ export const NOTICES = {
     description: "Some fields need your attention.",
     variant: "error",
   },
-  contactFailed: {
-    title: "Message Not Sent",
-    description: "We could not send your message. Please check your connection and try again.",
-    variant: "error",
-  },
+  contactFailed: CONTACT_FAILED,
   tooManyRequests: {
     title: "Too Many Attempts",
     description: "Please wait a few minutes and try again.",

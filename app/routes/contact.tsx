@@ -6,7 +6,7 @@ import { JsonLd } from "~/components/site/json-ld";
 import { Card } from "~/components/ui/card";
 import { REPLY_PROMISE } from "~/config/site";
 import { contactAction } from "~/http/contact.server";
-import { NOTICES } from "~/lib/notices";
+import { CONTACT_FAILED } from "~/lib/notice-fallbacks";
 import { pageMeta } from "~/lib/route-meta";
 import { breadcrumbJsonLd } from "~/lib/seo";
 import { useSiteConfig } from "~/root";
@@ -20,7 +20,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
   try {
     return await serverAction();
   } catch {
-    return { form: "contact" as const, ok: false, notice: NOTICES.contactFailed };
+    return { form: "contact" as const, ok: false, notice: CONTACT_FAILED };
   }
 }
 

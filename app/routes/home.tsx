@@ -6,7 +6,7 @@ import { loadHomeContent } from "~/content/home.server";
 import { pageMeta } from "~/lib/route-meta";
 import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
 import { newsletterAction } from "~/http/newsletter.server";
-import { NOTICES } from "~/lib/notices";
+import { OPT_IN_ERROR } from "~/lib/notice-fallbacks";
 
 export function loader() {
   return loadHomeContent();
@@ -22,7 +22,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
   try {
     return await serverAction();
   } catch {
-    return { form: "newsletter" as const, ok: false, notice: NOTICES.optInError };
+    return { form: "newsletter" as const, ok: false, notice: OPT_IN_ERROR };
   }
 }
 

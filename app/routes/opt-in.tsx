@@ -3,7 +3,7 @@ import type { Route } from "./+types/opt-in";
 import { readFormOrAnswer } from "~/http/body.server";
 import { runOptIn } from "~/http/opt-in.server";
 import { requestEvidence } from "~/http/request.server";
-import { NOTICES } from "~/lib/notices";
+import { OPT_IN_ERROR } from "~/lib/notice-fallbacks";
 import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
 import { readOptInPrefill } from "~/components/opt-in/prefill";
@@ -29,7 +29,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
   try {
     return await serverAction();
   } catch {
-    return { form: "opt-in" as const, success: false, dnc: false, notice: NOTICES.optInError };
+    return { form: "opt-in" as const, success: false, dnc: false, notice: OPT_IN_ERROR };
   }
 }
 
