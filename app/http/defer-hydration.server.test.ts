@@ -18,6 +18,14 @@ describe("deferHydration", () => {
     expect(html).toContain("<script>window.ctx=1</script>");
   });
 
+  it("finds the boot module when the nonce comes first", () => {
+    const page = '<head><link rel="modulepreload" href="/a.js" nonce="n1"/></head><body><script nonce="n1" type="module" async="">import "/a.js";</script></body>';
+    const html = deferHydration(page);
+    expect(html).not.toContain("modulepreload");
+    expect(html).toContain('<script nonce="n1">(function(){');
+    expect(html).toContain('<script type="text/x-deferred-module" id="rr-boot">import "/a.js";</script>');
+  });
+
   it("leaves a page without JavaScript alone", () => {
     const page = '<html><head><link rel="stylesheet" href="/app.css"/></head><body>Hi</body></html>';
     expect(deferHydration(page)).toBe(page);

@@ -6,12 +6,15 @@
  * post normally, exactly as with JavaScript off.
  */
 const MODULEPRELOAD = /<link rel="modulepreload"[^>]*\/?>/g;
-const BOOT_SCRIPT = /<script type="module" async=""((?: nonce="[^"]*")?)>([\s\S]*?)<\/script>/;
+// React Router's boot module, whatever the order of its attributes (a nonce may come first).
+const BOOT_SCRIPT = /<script(?=[^>]*\btype="module")(?=[^>]*\basync="")([^>]*)>([\s\S]*?)<\/script>/;
 
 export function deferHydration(html: string) {
   const boot = BOOT_SCRIPT.exec(html);
   if (!boot) return html;
-  const [whole, nonceAttribute = "", code] = boot;
+  const [whole, attributes = "", code] = boot;
+  const nonce = /\bnonce="([^"]*)"/.exec(attributes)?.[1];
+  const nonceAttribute = nonce ? ` nonce="${nonce}"` : "";
   const loader =
     `<script type="text/x-deferred-module" id="rr-boot">${code}</script>` +
     `<script${nonceAttribute}>(function(){var nonce=document.currentScript&&document.currentScript.nonce;` +

@@ -49,3 +49,11 @@ test("JSON-LD cannot be broken out of by a title", async ({ request }) => {
     expect(() => JSON.parse(block[1]!)).not.toThrow();
   }
 });
+
+test("hydrating pages start their JavaScript after load: no module preloads in the HTML", async ({ request }) => {
+  for (const path of ["/home", "/opt-in", "/contact", "/auth"]) {
+    const html = await (await request.get(path)).text();
+    expect(html, path).not.toContain('rel="modulepreload"');
+    expect(html, path).toContain('type="text/x-deferred-module"');
+  }
+});
