@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dncImports } from "~/db/schema";
-import { DB_KINDS, openTestDatabase, type TestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, useTestDatabase } from "../../tests/support/test-db";
 import { importDncFile, parseDncLine } from "./dnc-import.server";
 import { dncDataAgeDays, latestDncDataDate, lookupDnc } from "./dnc.server";
 
@@ -22,14 +22,8 @@ describe("parseDncLine", () => {
 });
 
 describe.each(DB_KINDS)("Do-Not-Call import on %s", (kind) => {
-  let database: TestDatabase;
+  const database = useTestDatabase(kind);
   const dir = mkdtempSync(path.join(tmpdir(), "dnc-"));
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
 
   it("loads good lines, reports bad ones with their line numbers, and is idempotent", async () => {
     const file = path.join(dir, "full.txt");

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { consentEvents, contactMessages, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, openTestDatabase, type TestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
 import { saveContactMessage } from "./contact.server";
 import { subscribeToNewsletter, type NewsletterInput } from "./newsletter.server";
 import { hitRateLimit } from "./rate-limit.server";
@@ -19,13 +19,7 @@ const newsletter = (overrides: Partial<NewsletterInput> = {}): NewsletterInput =
 });
 
 describe.each(DB_KINDS)("newsletter, contact and rate limits on %s", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(kind);
 
   it("stores an e-mail subscriber with consent evidence, once per address", async () => {
     const { db } = database;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { consentEvents, dncNumbers, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, openTestDatabase, type TestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
 import { handleInboundSms } from "./inbound-sms.server";
 import { optInToSms } from "./sms-opt-in.server";
 
@@ -10,13 +10,7 @@ let sid = 0;
 const nextSid = () => `SM${String(++sid).padStart(32, "0")}`;
 
 describe.each(DB_KINDS)("inbound SMS on %s", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(kind);
 
   async function subscribe(phone: string) {
     const result = await optInToSms(

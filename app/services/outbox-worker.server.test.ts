@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "~/db/client.server";
+import { describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "~/db/client.server";
 import { dncNumbers, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, openTestDatabase, type TestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
 import { enqueueSms } from "./outbox.server";
 import { backoffSeconds, startOutboxWorker } from "./outbox-worker.server";
 import { optInToSms } from "./sms-opt-in.server";
@@ -24,7 +24,7 @@ function recordingTransport(behaviour: (to: string) => SendResult = () => ({ ok:
   return { transport, sent };
 }
 
-async function subscribe(db: TestDatabase["db"], phone: string) {
+async function subscribe(db: Db, phone: string) {
   const result = await optInToSms(
     db,
     { firstName: "A", lastName: "B", phone, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE },
@@ -42,13 +42,7 @@ describe("backoffSeconds", () => {
 });
 
 describe.each(DB_KINDS)("the SMS outbox on %s", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(kind);
 
   it("sends a queued welcome once and marks it sent", async () => {
     const { db } = database;
@@ -142,13 +136,7 @@ describe.each(DB_KINDS)("the SMS outbox on %s", (kind) => {
 });
 
 describe("two workers on one PostgreSQL", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase("postgres");
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase("postgres");
 
   it("sends each of 200 messages exactly once with two workers on separate connections", async () => {
     const { db } = database;

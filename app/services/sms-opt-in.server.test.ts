@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { consentEvents, dncImports, dncNumbers, smsConfig, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, openTestDatabase, type TestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
 import { optInToSms, type SmsOptInInput } from "./sms-opt-in.server";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import { forgetDncDataDate } from "./dnc.server";
@@ -23,13 +23,7 @@ function input(overrides: Partial<SmsOptInInput> = {}): SmsOptInInput {
 }
 
 describe.each(DB_KINDS)("SMS opt-in on %s", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(kind);
 
   it("stores the subscriber, the consent evidence and the welcome text in one go", async () => {
     const { db } = database;

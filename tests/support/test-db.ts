@@ -1,6 +1,7 @@
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type DatabaseHandle, type DbKind } from "~/db/client.server";
 
 /** The local PostgreSQL server the service tests create their databases on. */
@@ -50,3 +51,29 @@ export async function openTestDatabase(kind: DbKind): Promise<TestDatabase> {
 }
 
 export const NO_EVIDENCE = { ip: "203.0.113.7", userAgent: "vitest", acceptLanguage: "en-US", pageUrl: "http://localhost/opt-in", referrer: null };
+
+/**
+ * A fresh database of the given kind for the enclosing describe block: opened before its tests,
+ * dropped after them. Read `.db` (and `.url` on PostgreSQL) inside tests and hooks.
+ */
+export function useTestDatabase(kind: DbKind) {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.drop();
+  });
+  const current = () => {
+    if (!database) throw new Error("the test database is not open yet");
+    return database;
+  };
+  return {
+    get db() {
+      return current().db;
+    },
+    get url() {
+      return current().url;
+    },
+  };
+}

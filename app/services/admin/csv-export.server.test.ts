@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DB_KINDS, openTestDatabase, type TestDatabase } from "../../../tests/support/test-db";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { csvField, subscribersCsvStream } from "./csv-export.server";
 
 describe("csvField", () => {
@@ -18,17 +18,13 @@ describe("csvField", () => {
 });
 
 describe.each(DB_KINDS)("the subscriber CSV export on %s", (kind) => {
-  let database: TestDatabase;
+  const database = useTestDatabase(kind);
   beforeAll(async () => {
-    database = await openTestDatabase(kind);
     await database.db.execute(sql`
       INSERT INTO subscribers (channel, phone_e164, first_name, last_name, status, source, created_at)
       SELECT 'sms', '+1212' || lpad(i::text, 7, '0'), 'First' || i, 'Last', 'active', 'opt-in', now() - (i || ' seconds')::interval
       FROM generate_series(2000000, 2249999) AS i`);
   }, 120_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
 
   it("streams 250,000 rows, each once, without holding them all", async () => {
     const reader = subscribersCsvStream(database.db).getReader();

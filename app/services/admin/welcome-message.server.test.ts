@@ -1,17 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditLog, smsConfig } from "~/db/schema";
-import { DB_KINDS, openTestDatabase, type TestDatabase } from "../../../tests/support/test-db";
+import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { saveWelcomeMessage } from "./welcome-message.server";
 
 describe.each(DB_KINDS)("saving the welcome message on %s", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(kind);
 
   it("saves the trimmed text, bumps the version and writes the audit log", async () => {
     const { db } = database;
