@@ -56,7 +56,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
       });
       return;
     }
-    if (serveStatic(req, res, staticFiles, () => ({}))) return;
+    if (serveStatic(req, res, staticFiles)) return;
 
     // Everything else goes to the app. The client address is fixed here, from the socket or the
     // trusted proxies only, so nothing downstream can be fooled by a forged X-Forwarded-For.

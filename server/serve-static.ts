@@ -16,7 +16,6 @@ export function serveStatic(
   req: IncomingMessage,
   res: ServerResponse,
   files: Map<string, StaticFile>,
-  extraHeaders: (file: StaticFile) => Record<string, string>,
 ) {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   const url = req.url ?? "/";
@@ -35,7 +34,6 @@ export function serveStatic(
     "Cache-Control": file.cacheControl,
     ETag: file.etag,
     Vary: "Accept-Encoding",
-    ...extraHeaders(file),
   };
   if (file.contentSecurityPolicy) headers["Content-Security-Policy"] = file.contentSecurityPolicy;
   if (req.headers["if-none-match"] === file.etag) {

@@ -99,4 +99,3 @@ export function getEnv(): Env {
   return cached;
 }
 
-export { BooleanFromString };

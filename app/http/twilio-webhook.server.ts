@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import webhooks from "twilio/lib/webhooks/webhooks.js";
 import { BodyError, readFormBody } from "./body.server";
 import { getEnv } from "./env.server";
@@ -16,6 +17,15 @@ export async function readSignedTwilioForm(request: Request, path: string) {
   return webhooks.validateRequest(token, signature, url, fields) ? fields : null;
 }
 
-export { BodyError };
+/** The signed fields, or the answer to send instead (400/413/415 for the body, 403 for the signature). */
+export async function readTwilioWebhook(request: Request, path: string) {
+  try {
+    const fields = await readSignedTwilioForm(request, path);
+    return fields ? { fields } : { answer: data({ error: "Invalid Twilio signature." }, { status: 403 }) };
+  } catch (error) {
+    if (error instanceof BodyError) return { answer: data({ error: error.message }, { status: error.status }) };
+    throw error;
+  }
+}
 
 export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';

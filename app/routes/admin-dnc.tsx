@@ -6,19 +6,14 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
-import { auditLog } from "~/db/schema";
 import { readFormOrAnswer } from "~/http/body.server";
-import { checkUsMobile } from "~/lib/phone";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
-import { addInternalDnc, countDnc, DNC_MAX_AGE_DAYS, dncDataAgeDays, latestDncDataDate, removeInternalDnc } from "~/services/dnc.server";
+import { changeInternalDnc, dncStatus } from "~/services/dnc.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const db = await getDb();
-  const [counts, dataDate] = await Promise.all([countDnc(db), latestDncDataDate(db)]);
-  const ageDays = dncDataAgeDays(dataDate);
-  return { counts, dataDate, ageDays, maxAgeDays: DNC_MAX_AGE_DAYS, stale: ageDays === null || ageDays > DNC_MAX_AGE_DAYS };
+  return dncStatus(await getDb());
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -26,15 +21,11 @@ export async function action({ request }: Route.ActionArgs) {
   const body = await readFormOrAnswer(request);
   if ("answer" in body) return body.answer;
   const form = body.form;
-  const phone = checkUsMobile(form.phone ?? "");
-  if (!phone.ok) return data<{ notice: Notice }>({ notice: { title: "Not Changed", description: phone.message, variant: "error" } }, { status: 400 });
-  const db = await getDb();
   const add = form.intent !== "remove";
-  if (add) await addInternalDnc(db, phone.national);
-  else await removeInternalDnc(db, phone.national);
-  await db.insert(auditLog).values({ actor: user.email, action: add ? "dnc.add" : "dnc.remove", entity: "dnc_numbers", after: phone.e164 });
+  const result = await changeInternalDnc(await getDb(), { phone: form.phone ?? "", add, actor: user.email });
+  if (!result.ok) return data<{ notice: Notice }>({ notice: { title: "Not Changed", description: result.message, variant: "error" } }, { status: 400 });
   return data<{ notice: Notice }>({
-    notice: { title: add ? "Number Added" : "Number Removed", description: `${phone.e164} ${add ? "is now on" : "was removed from"} our Do-Not-Call list.`, variant: "success" },
+    notice: { title: add ? "Number Added" : "Number Removed", description: `${result.e164} ${add ? "is now on" : "was removed from"} our Do-Not-Call list.`, variant: "success" },
   });
 }
 

@@ -1,12 +1,13 @@
 import type { Route } from "./+types/admin-messages";
 import { requireAdmin } from "~/auth/guards.server";
+import { pageParam } from "~/http/page-param";
 import { getDb } from "~/db/database.server";
 import { pageMeta } from "~/lib/route-meta";
 import { listMessages } from "~/services/admin/reports.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(request);
   const rows = await listMessages(await getDb(), page);
   return {
     page,

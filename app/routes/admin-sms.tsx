@@ -9,16 +9,13 @@ import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
 import { readFormOrAnswer } from "~/http/body.server";
 import { logger } from "~/http/logger.server";
-import { checkUsMobile } from "~/lib/phone";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { notify } from "~/lib/notify";
 import { analyzeSms } from "~/lib/sms-guidance";
 import { pageMeta } from "~/lib/route-meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useSiteConfig } from "~/root";
-import { saveWelcomeMessage } from "~/services/admin/welcome-message.server";
-import { enqueueSms } from "~/services/outbox.server";
-import { nudgeOutbox } from "~/services/outbox-signal.server";
+import { saveWelcomeMessage, sendWelcomeTest } from "~/services/admin/welcome-message.server";
 import { getWelcomeConfig } from "~/services/sms-config.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -41,11 +38,8 @@ export async function action({ request }: Route.ActionArgs) {
   const form = body.form;
   const db = await getDb();
   if (form.intent === "test") {
-    const phone = checkUsMobile(form.phone ?? "");
-    if (!phone.ok) return data<ActionData>({ notice: noticeWith("testFailed", phone.message) }, { status: 400 });
-    const config = await getWelcomeConfig(db);
-    await enqueueSms(db, { toPhone: phone.e164, body: config.welcomeMessage, kind: "test", dedupeKey: `test:${crypto.randomUUID()}` });
-    nudgeOutbox();
+    const sent = await sendWelcomeTest(db, form.phone ?? "");
+    if (!sent.ok) return data<ActionData>({ notice: noticeWith("testFailed", sent.message) }, { status: 400 });
     return data<ActionData>({ notice: NOTICES.testQueued });
   }
   const expectedVersion = Number(form.version);

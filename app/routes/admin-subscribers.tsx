@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin-subscribers";
 import { requireAdmin } from "~/auth/guards.server";
+import { pageParam } from "~/http/page-param";
 import { OptInChart } from "~/components/admin/opt-in-chart";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -12,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
   const search = url.searchParams.get("q")?.slice(0, 100) ?? "";
-  const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  const page = pageParam(request);
   const selected = url.searchParams.get("id");
   const db = await getDb();
   const [counts, perDay, list, history] = await Promise.all([

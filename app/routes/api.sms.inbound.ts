@@ -3,7 +3,7 @@ import type { Route } from "./+types/api.sms.inbound";
 import { getDb } from "~/db/database.server";
 import { getPublicSiteConfig } from "~/http/site.server";
 import { logger } from "~/http/logger.server";
-import { BodyError, EMPTY_TWIML, readSignedTwilioForm } from "~/http/twilio-webhook.server";
+import { EMPTY_TWIML, readTwilioWebhook } from "~/http/twilio-webhook.server";
 import { handleInboundSms } from "~/services/inbound-sms.server";
 
 export function loader() {
@@ -13,14 +13,9 @@ export function loader() {
 /** Twilio's inbound-message webhook. Replies go through the outbox, so the TwiML answer is empty. */
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return data({ error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
-  let fields: Record<string, string> | null;
-  try {
-    fields = await readSignedTwilioForm(request, "/api/sms/inbound");
-  } catch (error) {
-    if (error instanceof BodyError) return data({ error: error.message }, { status: error.status });
-    throw error;
-  }
-  if (!fields) return data({ error: "Invalid Twilio signature." }, { status: 403 });
+  const webhook = await readTwilioWebhook(request, "/api/sms/inbound");
+  if ("answer" in webhook) return webhook.answer;
+  const { fields } = webhook;
   const { MessageSid, From, Body } = fields;
   if (!MessageSid || !From) return data({ error: "MessageSid and From are required." }, { status: 400 });
 

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { dncImports, dncNumbers } from "~/db/schema";
+import { auditLog, dncImports, dncNumbers } from "~/db/schema";
+import { checkUsMobile } from "~/lib/phone";
 
 export type DncLookup = { federal: boolean; internal: boolean; dataDate: string | null };
 
@@ -67,4 +68,21 @@ export async function countDnc(db: Executor) {
   const counts = { federal: 0, internal: 0 };
   for (const row of result.rows) counts[row.source as "federal" | "internal"] = Number(row.count);
   return counts;
+}
+
+/** What the admin DNC page shows, with the 31-day rule applied. */
+export async function dncStatus(db: Executor, now = new Date()) {
+  const [counts, dataDate] = await Promise.all([countDnc(db), latestDncDataDate(db)]);
+  const ageDays = dncDataAgeDays(dataDate, now);
+  return { counts, dataDate, ageDays, maxAgeDays: DNC_MAX_AGE_DAYS, stale: ageDays === null || ageDays > DNC_MAX_AGE_DAYS };
+}
+
+/** An admin adds a number to (or removes it from) our own list; the change goes to the audit log. */
+export async function changeInternalDnc(db: Executor, input: { phone: string; add: boolean; actor: string }) {
+  const phone = checkUsMobile(input.phone);
+  if (!phone.ok) return { ok: false as const, message: phone.message };
+  if (input.add) await addInternalDnc(db, phone.national);
+  else await removeInternalDnc(db, phone.national);
+  await db.insert(auditLog).values({ actor: input.actor, action: input.add ? "dnc.add" : "dnc.remove", entity: "dnc_numbers", after: phone.e164 });
+  return { ok: true as const, e164: phone.e164 };
 }

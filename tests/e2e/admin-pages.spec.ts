@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { E2E_ADMIN, E2E_MAIL_URL } from "../support/e2e-env";
+import { E2E_ADMIN, E2E_MAIL_URL, E2E_TWILIO } from "../support/e2e-env";
 import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
 import { totpCode } from "../support/totp";
@@ -162,4 +162,18 @@ test("an admin turns on two-factor sign-in and then needs a code to sign in", as
   await page.getByLabel("Code").fill(totpCode(secret));
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/admin\/sms/);
+});
+
+test("an admin sends the welcome text as a test to a phone", async ({ page, request }) => {
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const phone = randomMobile();
+  await page.locator("aside").getByLabel("Phone").fill(phone);
+  await page.getByRole("button", { name: "Send test" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Test Sent" }).first()).toBeVisible();
+  const e164 = `+1${phone.replace(/\D/g, "")}`;
+  const stored = await page.getByLabel("Welcome message").inputValue();
+  await expect
+    .poll(async () => ((await (await request.get(`${E2E_TWILIO.url}/__messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === e164).map((m) => m.body))
+    .toEqual([stored]);
 });

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, smsConfig } from "~/db/schema";
+import { auditLog, smsConfig, smsMessages } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
-import { saveWelcomeMessage } from "./welcome-message.server";
+import { saveWelcomeMessage, sendWelcomeTest } from "./welcome-message.server";
 
 describe.each(DB_KINDS)("saving the welcome message on %s", (kind) => {
   const database = useTestDatabase(kind);
@@ -33,5 +33,15 @@ describe.each(DB_KINDS)("saving the welcome message on %s", (kind) => {
   it("refuses an empty text", async () => {
     const [current] = await database.db.select().from(smsConfig);
     expect(await saveWelcomeMessage(database.db, { text: " \n ", expectedVersion: current!.version, actor: "a@example.com" })).toEqual({ ok: false, code: "empty" });
+  });
+
+  it("queues the saved text as a test to a typed phone, and refuses a number that cannot get texts", async () => {
+    const { db } = database;
+    const [config] = await db.select().from(smsConfig);
+    expect(await sendWelcomeTest(db, "(212) 456-7777")).toEqual({ ok: true });
+    expect(await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124567777"))).toMatchObject([
+      { kind: "test", status: "queued", body: config!.welcomeMessage },
+    ]);
+    expect(await sendWelcomeTest(db, "800-234-5678")).toMatchObject({ ok: false, message: expect.stringContaining("Toll-free") });
   });
 });

@@ -2,6 +2,10 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { auditLog, smsConfig } from "~/db/schema";
 import { SMS_CONFIG_ID } from "~/db/seed.server";
+import { checkUsMobile } from "~/lib/phone";
+import { enqueueSms } from "../outbox.server";
+import { nudgeOutbox } from "../outbox-signal.server";
+import { getWelcomeConfig } from "../sms-config.server";
 
 export const WELCOME_MESSAGE_MAX = 1600;
 
@@ -47,4 +51,14 @@ export async function saveWelcomeMessage(
     });
     return { ok: true as const, version: updated!.version, message };
   });
+}
+
+/** Queues the saved welcome text to a phone an admin typed (a "test" text: no subscriber behind it). */
+export async function sendWelcomeTest(db: Db, phoneInput: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const phone = checkUsMobile(phoneInput);
+  if (!phone.ok) return { ok: false, message: phone.message };
+  const config = await getWelcomeConfig(db);
+  await enqueueSms(db, { toPhone: phone.e164, body: config.welcomeMessage, kind: "test", dedupeKey: `test:${crypto.randomUUID()}` });
+  nudgeOutbox();
+  return { ok: true };
 }
