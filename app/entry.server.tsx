@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { contentSecurityPolicy, createNonce } from "~/http/csp";
 import { deferHydration } from "~/http/defer-hydration.server";
 import { logger } from "~/http/logger.server";
+import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 
 export const streamTimeout = 5_000;
 
@@ -54,6 +55,6 @@ export default function handleRequest(
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
-  if (request.signal.aborted) return;
+  if (request.signal.aborted || noteIfDatabaseUnavailable(error)) return;
   logger.error({ err: error, url: request.url, method: request.method }, "unhandled error in a loader or action");
 };

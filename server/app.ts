@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequestListener } from "@react-router/node";
+import { createRequestListener } from "@mjackson/node-fetch-server";
+import { createRequestHandler } from "react-router";
 import { getEnv } from "~/http/env.server";
 import { logger, requestContext } from "~/http/logger.server";
 import { getDatabase } from "~/db/database.server";
@@ -17,6 +18,9 @@ import { baseSecurityHeaders } from "./security-headers";
 import { loadStaticFiles } from "./static-files";
 import { serveStatic } from "./serve-static";
 import { handleFastRoute } from "./fast-routes";
+import { isCrossSiteWrite } from "./request-guard";
+import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/database-unavailable.server";
+import { REFUSALS } from "~/http/refusals";
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -40,7 +44,13 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const staticFiles = loadStaticFiles(clientDir);
   const securityHeaders = baseSecurityHeaders(production);
-  const handleWithRouter = createRequestListener({ build: () => import("virtual:react-router/server-build"), mode: production ? "production" : "development" });
+  const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), production ? "production" : "development");
+  // A request that failed because the database is unreachable leaves a note (handleError,
+  // better-auth's onError); its generic 500 becomes a 503 that says so.
+  const handleWithRouter = createRequestListener(async (request) => {
+    const response = await handleRequest(request);
+    return response.status >= 500 && databaseWasUnavailable() ? databaseUnavailableResponse(request) : response;
+  });
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
@@ -71,6 +81,11 @@ export async function startServer(options: { port?: number; host?: string } = {}
         "request",
       );
     });
+    if (isCrossSiteWrite(req, { siteUrl: env.SITE_URL, trustProxy: env.TRUST_PROXY > 0 })) {
+      res.writeHead(403, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+      res.end(JSON.stringify({ success: false, error: REFUSALS.crossSite }));
+      return;
+    }
     requestContext.run({ requestId }, () => {
       if (handleFastRoute(req, res)) return;
       void handleWithRouter(req, res);

@@ -4,6 +4,8 @@ import { OPT_IN_NOT_ALLOWED, phoneOptInApi } from "~/http/opt-in.server";
 import { evidenceFromHeaders } from "~/http/request.server";
 import { logger } from "~/http/logger.server";
 import { GENERIC_SUBSCRIPTION_ERROR } from "~/lib/notices";
+import { containsNul, DATABASE_RETRY_AFTER_SECONDS, REFUSALS } from "~/http/refusals";
+import { isDatabaseUnavailable } from "~/db/unavailable";
 
 /**
  * Endpoints answered without the router: the JSON opt-in is the busiest POST (ad traffic), and
@@ -14,9 +16,13 @@ export function handleFastRoute(req: IncomingMessage, res: ServerResponse): bool
   const path = (req.url ?? "").split("?")[0];
   if (path !== "/api/phone-optin") return false;
   void phoneOptIn(req, res).catch((error: unknown) => {
+    if (res.headersSent) return res.destroy();
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, path }, "database unavailable");
+      return sendJson(res, 503, { success: false, dnc: false, error: REFUSALS.databaseUnavailable }, { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) });
+    }
     logger.error({ err: error, path }, "unexpected error in the opt-in endpoint");
-    if (!res.headersSent) sendJson(res, 500, { success: false, dnc: false, error: GENERIC_SUBSCRIPTION_ERROR });
-    else res.destroy();
+    sendJson(res, 500, { success: false, dnc: false, error: GENERIC_SUBSCRIPTION_ERROR });
   });
   return true;
 }
@@ -53,7 +59,7 @@ async function phoneOptIn(req: IncomingMessage, res: ServerResponse) {
   if (req.method !== "POST") return sendJson(res, 405, OPT_IN_NOT_ALLOWED, { Allow: "POST" });
   const type = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") {
-    return sendJson(res, 415, { success: false, dnc: false, error: "Send the body as application/json." });
+    return sendJson(res, 415, { success: false, dnc: false, error: REFUSALS.jsonType });
   }
   let text: string;
   try {
@@ -61,7 +67,7 @@ async function phoneOptIn(req: IncomingMessage, res: ServerResponse) {
   } catch (error) {
     if (error instanceof TooLarge) {
       res.setHeader("Connection", "close");
-      return sendJson(res, 413, { success: false, dnc: false, error: `The request body is larger than ${FORM_BODY_LIMIT / 1024} KB.` });
+      return sendJson(res, 413, { success: false, dnc: false, error: REFUSALS.tooLarge(FORM_BODY_LIMIT) });
     }
     throw error;
   }
@@ -69,8 +75,9 @@ async function phoneOptIn(req: IncomingMessage, res: ServerResponse) {
   try {
     body = JSON.parse(text);
   } catch {
-    return sendJson(res, 400, { success: false, dnc: false, error: "The body is not valid JSON." });
+    return sendJson(res, 400, { success: false, dnc: false, error: REFUSALS.badJson });
   }
+  if (containsNul(body)) return sendJson(res, 400, { success: false, dnc: false, error: REFUSALS.nulCharacter });
   const header = (name: string) => {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;

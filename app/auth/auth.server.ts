@@ -6,6 +6,8 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Db } from "~/db/client.server";
 import * as schema from "~/db/schema";
 import type { Env } from "~/http/env.server";
+import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
+import { logger } from "~/http/logger.server";
 import { enqueueEmail } from "~/services/email.server";
 import { clearFailedSignIns, failedSignInLock, recordFailedSignIn } from "./sign-in-lock.server";
 import { isCommonPassword, PASSWORD_MAX, PASSWORD_MIN, WEAK_PASSWORD_MESSAGE } from "./passwords.server";
@@ -78,6 +80,13 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
       useSecureCookies: production && env.SITE_URL.startsWith("https://"),
       // better-auth switches origin checks off under NODE_ENV=test; keep them on everywhere.
       disableOriginCheck: false,
+    },
+    onAPIError: {
+      // A lost database is an outage to report as 503, not a bug (server/app.ts answers it).
+      onError(error) {
+        if (isAPIError(error) || noteIfDatabaseUnavailable(error)) return;
+        logger.error({ err: error }, "unexpected error in an auth endpoint");
+      },
     },
     plugins: [admin({ defaultRole: READER_ROLE, adminRoles: [ADMIN_ROLE] }), twoFactor({ issuer: options.siteName })],
     hooks: {

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { containsNul, REFUSALS } from "./refusals";
 
 export const FORM_BODY_LIMIT = 16 * 1024;
 
@@ -14,7 +15,7 @@ export class BodyError extends Error {
 /** Reads at most `maxBytes` of the body, also when it arrives chunked without a length. */
 async function readLimited(request: Request, maxBytes: number) {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new BodyError(413, `The request body is larger than ${maxBytes / 1024} KB.`);
+  if (declared > maxBytes) throw new BodyError(413, REFUSALS.tooLarge(maxBytes));
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -25,7 +26,7 @@ async function readLimited(request: Request, maxBytes: number) {
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw new BodyError(413, `The request body is larger than ${maxBytes / 1024} KB.`);
+      throw new BodyError(413, REFUSALS.tooLarge(maxBytes));
     }
     chunks.push(value);
   }
@@ -41,27 +42,35 @@ function mediaType(request: Request) {
 export async function readFormBody(request: Request, maxBytes = FORM_BODY_LIMIT): Promise<Record<string, string>> {
   const type = mediaType(request);
   if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") {
-    throw new BodyError(415, "Send the form as application/x-www-form-urlencoded.");
+    throw new BodyError(415, REFUSALS.formType);
   }
   if (type === "multipart/form-data") {
     const declared = Number(request.headers.get("content-length") ?? "NaN");
-    if (!(declared <= maxBytes)) throw new BodyError(413, `The request body is larger than ${maxBytes / 1024} KB.`);
+    if (!(declared <= maxBytes)) throw new BodyError(413, REFUSALS.tooLarge(maxBytes));
     const form = await request.formData();
-    return Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string") as [string, string][]);
+    return withoutNul(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string") as [string, string][]));
   }
   const text = await readLimited(request, maxBytes);
-  return Object.fromEntries(new URLSearchParams(text));
+  return withoutNul(Object.fromEntries(new URLSearchParams(text)));
+}
+
+/** PostgreSQL text cannot hold NUL: refuse it here as a 400 instead of failing at the insert. */
+function withoutNul<T>(body: T): T {
+  if (containsNul(body)) throw new BodyError(400, REFUSALS.nulCharacter);
+  return body;
 }
 
 /** A JSON body as unknown (validate it next); 400, 413 and 415 as BodyError. */
 export async function readJsonBody(request: Request, maxBytes = FORM_BODY_LIMIT): Promise<unknown> {
-  if (mediaType(request) !== "application/json") throw new BodyError(415, "Send the body as application/json.");
+  if (mediaType(request) !== "application/json") throw new BodyError(415, REFUSALS.jsonType);
   const text = await readLimited(request, maxBytes);
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
-    throw new BodyError(400, "The body is not valid JSON.");
+    throw new BodyError(400, REFUSALS.badJson);
   }
+  return withoutNul(body);
 }
 
 export function bodyErrorResponse(error: BodyError) {
@@ -76,4 +85,25 @@ export async function readFormOrAnswer(request: Request) {
     if (error instanceof BodyError) return { answer: bodyErrorResponse(error) };
     throw error;
   }
+}
+
+/**
+ * better-auth reads bodies itself, without a size limit and without refusing NUL: read the body
+ * here under the same rules (413, 400) and hand better-auth an identical request.
+ */
+export async function guardedCopy(request: Request, maxBytes = FORM_BODY_LIMIT): Promise<Request> {
+  const text = await readLimited(request, maxBytes);
+  if (text.includes("\u0000")) throw new BodyError(400, REFUSALS.nulCharacter);
+  if (mediaType(request) === "application/json" && text) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new BodyError(400, REFUSALS.badJson);
+    }
+    withoutNul(body);
+  } else {
+    withoutNul(Object.fromEntries(new URLSearchParams(text)));
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body: text || undefined, signal: request.signal });
 }

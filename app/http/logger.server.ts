@@ -3,7 +3,7 @@ import pino from "pino";
 import { getEnv } from "./env.server";
 
 /** The request being handled, so every log line written for it carries its id. */
-export const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+export const requestContext = new AsyncLocalStorage<{ requestId: string; databaseUnavailable?: boolean }>();
 
 /** JSON logs on stdout; one child logger per request carries its request id. */
 export const logger = pino({
@@ -11,5 +11,8 @@ export const logger = pino({
   base: undefined,
   timestamp: pino.stdTimeFunctions.isoTime,
   redact: { paths: ["req.headers.cookie", "req.headers.authorization", "password", "*.password"], remove: true },
-  mixin: () => requestContext.getStore() ?? {},
+  mixin: () => {
+    const store = requestContext.getStore();
+    return store ? { requestId: store.requestId } : {};
+  },
 });

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/api.auth.$";
 import { getAuth } from "~/auth/instance.server";
+import { BodyError, bodyErrorResponse, guardedCopy } from "~/http/body.server";
 
 /** better-auth's own endpoints (sign-in, sign-up, verify-email, reset, two-factor, admin). */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -7,5 +8,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return (await getAuth()).handler(request);
+  let checked: Request;
+  try {
+    checked = await guardedCopy(request);
+  } catch (error) {
+    if (error instanceof BodyError) return bodyErrorResponse(error);
+    throw error;
+  }
+  return (await getAuth()).handler(checked);
 }
