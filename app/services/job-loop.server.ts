@@ -1,4 +1,5 @@
 import type { EventEmitter } from "node:events";
+import { isDatabaseUnavailable } from "~/db/unavailable";
 
 export type JobLogger = {
   info: (entry: Record<string, unknown>, message: string) => void;
@@ -31,10 +32,20 @@ export function startJobLoop(options: {
     });
     return running;
   };
+  // An unreachable database is an outage, reported once until it is back, not an error per poll.
+  let databaseDown = false;
   const tick = () => {
     if (stopped) return;
     runOnce()
-      .catch((error: unknown) => logger.error({ err: error, job: options.name }, "job poll failed"))
+      .then(() => {
+        if (databaseDown) logger.info({ job: options.name }, "database reachable again");
+        databaseDown = false;
+      })
+      .catch((error: unknown) => {
+        if (!isDatabaseUnavailable(error)) return logger.error({ err: error, job: options.name }, "job poll failed");
+        if (!databaseDown) logger.warn({ err: error, job: options.name }, "database unavailable; the job waits for it");
+        databaseDown = true;
+      })
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, pollMs);
       });
