@@ -47,7 +47,12 @@ export async function readFormBody(request: Request, maxBytes = FORM_BODY_LIMIT)
   if (type === "multipart/form-data") {
     const declared = Number(request.headers.get("content-length") ?? "NaN");
     if (!(declared <= maxBytes)) throw new BodyError(413, REFUSALS.tooLarge(maxBytes));
-    const form = await request.formData();
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch {
+      throw new BodyError(400, REFUSALS.badForm);
+    }
     return withoutNul(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string") as [string, string][]));
   }
   const text = await readLimited(request, maxBytes);

@@ -8,6 +8,7 @@ export const REFUSALS = {
   formType: "Send the form as application/x-www-form-urlencoded.",
   jsonType: "Send the body as application/json.",
   badJson: "The body is not valid JSON.",
+  badForm: "The form data could not be read. Send it again from the page.",
   nulCharacter: "The request contains a NUL character (\\u0000), which no field accepts.",
   crossSite: "This request came from another site, so it was refused. Submit the form from our own pages.",
   databaseUnavailable:
