@@ -8,6 +8,7 @@ import * as schema from "~/db/schema";
 import type { Env } from "~/http/env.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { logger } from "~/http/logger.server";
+import { EMAIL_MAX } from "~/lib/forms";
 import { enqueueEmail } from "~/services/email.server";
 import { clearFailedSignIns, failedSignInLock, recordFailedSignIn } from "./sign-in-lock.server";
 import { isCommonPassword, PASSWORD_MAX, PASSWORD_MIN, WEAK_PASSWORD_MESSAGE } from "./passwords.server";
@@ -17,6 +18,8 @@ export const READER_ROLE = "reader";
 export const ADMIN_ROLE = "admin";
 
 const PASSWORD_PATHS = new Set(["/sign-up/email", "/reset-password", "/change-password"]);
+const ACCOUNT_FIELD_PATHS = new Set(["/sign-up/email", "/update-user"]);
+export const ACCOUNT_NAME_MAX = 100;
 
 /**
  * better-auth with our rules: e-mail verification before sign-in, 6-character minimum plus a
@@ -91,6 +94,16 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
     plugins: [admin({ defaultRole: READER_ROLE, adminRoles: [ADMIN_ROLE] }), twoFactor({ issuer: options.siteName })],
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ACCOUNT_FIELD_PATHS.has(ctx.path)) {
+          // better-auth stores any length of name and e-mail; hold them to our form limits.
+          const { name, email } = (ctx.body ?? {}) as { name?: unknown; email?: unknown };
+          if (typeof name === "string" && (name.trim() === "" || name.length > ACCOUNT_NAME_MAX)) {
+            throw new APIError("BAD_REQUEST", { message: `Name must be 1 to ${ACCOUNT_NAME_MAX} characters.`, code: "INVALID_NAME" });
+          }
+          if (typeof email === "string" && email.length > EMAIL_MAX) {
+            throw new APIError("BAD_REQUEST", { message: `Email must be at most ${EMAIL_MAX} characters.`, code: "INVALID_EMAIL" });
+          }
+        }
         if (PASSWORD_PATHS.has(ctx.path)) {
           const password = (ctx.body?.password ?? ctx.body?.newPassword) as unknown;
           if (typeof password === "string" && isCommonPassword(password)) {
