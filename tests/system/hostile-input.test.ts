@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toNumber } from "~/db/client.server";
-import { REFUSALS } from "~/http/refusals";
 import { FORM_BODY_LIMIT } from "~/http/body.server";
 import { createPostgresDatabase } from "../support/test-db";
 import { startTwilioStandIn } from "../support/twilio-stand-in";
