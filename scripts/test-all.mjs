@@ -1,5 +1,5 @@
 // npm test: everything, in the order that fails fastest: types, lint, unit and service tests,
-// then the browser tests against the production build.
+// then the browser tests and the system tests against the production build.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -20,6 +20,8 @@ const steps = [
   ["unit and service tests", "npx", ["vitest", "run"]],
   ["production build", "npm", ["run", "build"], e2eBuildEnv],
   ["browser tests", "npx", ["playwright", "test"]],
+  // Server processes from the same build, killed, cut off from PostgreSQL and fuzzed.
+  ["system tests", "npx", ["vitest", "run", "--config", "vitest.system.config.ts"]],
 ];
 
 for (const [name, command, args, env = process.env] of steps) {
