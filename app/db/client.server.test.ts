@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DatabaseLockedError, openDatabase } from "./client.server";
+import { DatabaseLockedError, openDatabase, UnsafeDatabaseSettingsError } from "./client.server";
 
 const freshDir = () => path.join(mkdtempSync(path.join(tmpdir(), "pglite-lock-")), "pglite");
 
@@ -60,4 +60,24 @@ describe("migrations on PostgreSQL", () => {
       await created.drop();
     }
   }, 60_000);
+});
+
+describe("durability settings on PostgreSQL", () => {
+  it("refuses a server that may lose confirmed commits when durability is required", async () => {
+    const { createPostgresDatabase, TEST_PG_ADMIN_URL } = await import("../../tests/support/test-db");
+    const { default: pg } = await import("pg");
+    const created = await createPostgresDatabase();
+    try {
+      const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+      await admin.connect();
+      await admin.query(`ALTER DATABASE ${created.name} SET synchronous_commit = off`);
+      await admin.end();
+      await expect(openDatabase({ url: created.url, requireDurability: true })).rejects.toThrow(UnsafeDatabaseSettingsError);
+      await expect(openDatabase({ url: created.url, requireDurability: true })).rejects.toThrow(/synchronous_commit=off/);
+      const lenient = await openDatabase({ url: created.url });
+      await lenient.close();
+    } finally {
+      await created.drop();
+    }
+  });
 });

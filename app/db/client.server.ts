@@ -29,12 +29,35 @@ export type OpenOptions = {
   migrationsFolder?: string;
   /** Brand used in the seeded welcome text. */
   siteName?: string;
+  /** Refuse a PostgreSQL server that may lose committed transactions (production). */
+  requireDurability?: boolean;
 };
 
 const MIGRATION_LOCK_KEY = 72_410_615; // any constant shared by every process of this app
 
 export class DatabaseLockedError extends Error {
   override name = "DatabaseLockedError";
+}
+
+export class UnsafeDatabaseSettingsError extends Error {
+  override name = "UnsafeDatabaseSettingsError";
+}
+
+// A consent record the site confirmed must survive a crash of the database server: PostgreSQL
+// promises that only with these on (off loses up to ~600 ms of commits, or corrupts on power loss).
+const DURABILITY_SETTINGS = ["fsync", "synchronous_commit", "full_page_writes"] as const;
+
+async function checkDurability(pool: pg.Pool) {
+  const off: string[] = [];
+  for (const setting of DURABILITY_SETTINGS) {
+    const { rows } = await pool.query<Record<string, string>>(`SHOW ${setting}`);
+    if (Object.values(rows[0] ?? {})[0] !== "on") off.push(setting);
+  }
+  if (off.length > 0) {
+    throw new UnsafeDatabaseSettingsError(
+      `PostgreSQL runs with ${off.map((name) => `${name}=off`).join(", ")}: confirmed sign-ups could be lost in a crash. Turn ${off.join(", ")} back on.`,
+    );
+  }
 }
 
 /**
@@ -91,6 +114,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // A pool error on an idle client must not crash the process; the next query reconnects.
     pool.on("error", () => {});
     const db = drizzlePg(pool, { schema, casing: "snake_case" });
+    if (options.requireDurability) {
+      try {
+        await checkDurability(pool);
+      } catch (error) {
+        await pool.end();
+        throw error;
+      }
+    }
     const lockClient = await pool.connect();
     try {
       // drizzle's migrate() takes no lock; processes starting together would race.

@@ -14,6 +14,7 @@ export function getDatabase(): Promise<DatabaseHandle> {
       url: env.DATABASE_URL,
       dataDir: env.DATA_DIR === "memory" ? "memory" : path.join(env.DATA_DIR, "pglite"),
       siteName: env.SITE_NAME,
+      requireDurability: env.NODE_ENV === "production",
     });
     holder.handle.catch(() => {
       holder.handle = undefined;
