@@ -29,6 +29,10 @@ describe("request bodies", () => {
     expect(await refusal(readFormBody(post("multipart/form-data; boundary=zz", "firstName=John")))).toEqual({ status: 400, message: REFUSALS.badForm });
   });
 
+  it("refuses auth bodies that are neither JSON nor a form with 415", async () => {
+    expect(await refusal(guardedCopy(post("text/plain", '{"email":"a@b.c"}')))).toEqual({ status: 415, message: REFUSALS.jsonType });
+  });
+
   it("hands better-auth an identical copy of an accepted body", async () => {
     const copy = await guardedCopy(post("application/json", '{"email":"a@b.c"}'));
     expect(await copy.json()).toEqual({ email: "a@b.c" });

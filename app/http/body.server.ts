@@ -94,12 +94,14 @@ export async function readFormOrAnswer(request: Request) {
 
 /**
  * better-auth reads bodies itself, without a size limit and without refusing NUL: read the body
- * here under the same rules (413, 400) and hand better-auth an identical request.
+ * here under the same rules (413, 415, 400) and hand better-auth an identical request.
  */
 export async function guardedCopy(request: Request, maxBytes = FORM_BODY_LIMIT): Promise<Request> {
   const text = await readLimited(request, maxBytes);
+  const type = mediaType(request);
+  if (text && type !== "application/json" && type !== "application/x-www-form-urlencoded") throw new BodyError(415, REFUSALS.jsonType);
   if (text.includes("\u0000")) throw new BodyError(400, REFUSALS.nulCharacter);
-  if (mediaType(request) === "application/json" && text) {
+  if (type === "application/json" && text) {
     let body: unknown;
     try {
       body = JSON.parse(text);
