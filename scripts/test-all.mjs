@@ -21,7 +21,7 @@ const steps = [
   ["production build", "npm", ["run", "build"], e2eBuildEnv],
   ["browser tests", "npx", ["playwright", "test"]],
   // Server processes from the same build, killed, cut off from PostgreSQL and fuzzed.
-  ["system tests", "npx", ["vitest", "run", "--config", "vitest.system.config.ts"]],
+  ["system tests", "npm", ["run", "test:system"]],
 ];
 
 for (const [name, command, args, env = process.env] of steps) {
