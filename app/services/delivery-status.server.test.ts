@@ -1,0 +1,40 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { smsMessages } from "~/db/schema";
+import { DB_KINDS, useTestDatabase } from "../../tests/support/test-db";
+import { recordDeliveryStatus } from "./delivery-status.server";
+import { enqueueSms } from "./outbox.server";
+
+describe.each(DB_KINDS)("delivery status callbacks on %s", (kind) => {
+  const database = useTestDatabase(kind);
+
+  async function sentMessage(sid: string) {
+    const id = await enqueueSms(database.db, { toPhone: "+13125550123", body: "Hi", kind: "welcome", dedupeKey: `status-${sid}` });
+    await database.db.update(smsMessages).set({ status: "sent", providerId: sid, providerStatus: "queued" }).where(eq(smsMessages.id, id!));
+    return async () => (await database.db.select().from(smsMessages).where(eq(smsMessages.id, id!)))[0]!;
+  }
+
+  it("moves forward through the states", async () => {
+    const read = await sentMessage("SM-forward");
+    expect(await recordDeliveryStatus(database.db, { messageSid: "SM-forward", status: "sent" })).toBe(true);
+    expect(await recordDeliveryStatus(database.db, { messageSid: "SM-forward", status: "delivered" })).toBe(true);
+    expect((await read()).providerStatus).toBe("delivered");
+  });
+
+  it("ignores a late callback of an earlier state, and a second final state", async () => {
+    const read = await sentMessage("SM-late");
+    await recordDeliveryStatus(database.db, { messageSid: "SM-late", status: "undelivered", errorCode: "30003" });
+    expect(await recordDeliveryStatus(database.db, { messageSid: "SM-late", status: "sent" })).toBe(false);
+    expect(await recordDeliveryStatus(database.db, { messageSid: "SM-late", status: "delivered" })).toBe(false);
+    const message = await read();
+    expect(message.providerStatus).toBe("undelivered");
+    expect(message.error).toBe("Twilio error 30003");
+  });
+
+  it("ignores unknown statuses and unknown messages", async () => {
+    const read = await sentMessage("SM-unknown");
+    expect(await recordDeliveryStatus(database.db, { messageSid: "SM-unknown", status: "teleported" })).toBe(false);
+    expect(await recordDeliveryStatus(database.db, { messageSid: "SM-nobody", status: "delivered" })).toBe(false);
+    expect((await read()).providerStatus).toBe("queued");
+  });
+});
