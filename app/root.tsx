@@ -18,6 +18,7 @@ import type { PublicSiteConfig } from "./config/site";
 import { urlNotice } from "./lib/notices";
 import { NavigationSpinner } from "./components/ui/navigation-spinner";
 import { lazy, Suspense, useEffect } from "react";
+import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
 
 // Only error pages need these: loaded on demand, not with every page.
 const NotFoundView = lazy(() => import("./components/site/not-found-view").then((m) => ({ default: m.NotFoundView })));
@@ -34,6 +35,8 @@ export function loader({ request }: Route.LoaderArgs) {
   // A notice key after a redirect (?notice=signedIn): keys from the catalogue only, never text.
   return { site: getPublicSiteConfig(), notice: urlNotice(new URL(request.url).searchParams.get("notice")) };
 }
+
+export const shouldRevalidate = keepDataAfterPostToSameUrl;
 
 export type RouteHandle = {
   /** false: the page is complete as HTML and ships no JavaScript at all. */

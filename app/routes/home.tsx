@@ -7,6 +7,7 @@ import { pageMeta } from "~/lib/route-meta";
 import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
 import { newsletterAction } from "~/http/newsletter.server";
 import { OPT_IN_ERROR } from "~/lib/notice-fallbacks";
+import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
 
 export function loader() {
   return loadHomeContent();
@@ -25,6 +26,8 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
     return { form: "newsletter" as const, ok: false, notice: OPT_IN_ERROR };
   }
 }
+
+export const shouldRevalidate = keepDataAfterPostToSameUrl;
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...HOME_SEO, path: "/home" });
 

@@ -9,6 +9,7 @@ import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
 import { readOptInPrefill } from "~/components/opt-in/prefill";
 import { pageMeta } from "~/lib/route-meta";
 import { useSiteConfig } from "~/root";
+import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
 
 export function loader({ request }: Route.LoaderArgs) {
   return { prefill: readOptInPrefill(new URL(request.url)) };
@@ -32,6 +33,8 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
     return { form: "opt-in" as const, success: false, dnc: false, notice: OPT_IN_ERROR };
   }
 }
+
+export const shouldRevalidate = keepDataAfterPostToSameUrl;
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...OPT_IN_SEO, path: "/opt-in" });
 
