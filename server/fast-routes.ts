@@ -5,7 +5,7 @@ import { evidenceFromHeaders } from "~/http/request.server";
 import { logger } from "~/http/logger.server";
 import { GENERIC_SUBSCRIPTION_ERROR } from "~/lib/notices";
 import { containsNul, DATABASE_RETRY_AFTER_SECONDS, REFUSALS } from "~/http/refusals";
-import { isDatabaseUnavailable } from "~/db/unavailable";
+import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 
 /**
  * Endpoints answered without the router: the JSON opt-in is the busiest POST (ad traffic), and
@@ -17,8 +17,7 @@ export function handleFastRoute(req: IncomingMessage, res: ServerResponse): bool
   if (path !== "/api/phone-optin") return false;
   void phoneOptIn(req, res).catch((error: unknown) => {
     if (res.headersSent) return res.destroy();
-    if (isDatabaseUnavailable(error)) {
-      logger.warn({ err: error, path }, "database unavailable");
+    if (noteIfDatabaseUnavailable(error)) {
       return sendJson(res, 503, { success: false, dnc: false, error: REFUSALS.databaseUnavailable }, { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) });
     }
     logger.error({ err: error, path }, "unexpected error in the opt-in endpoint");

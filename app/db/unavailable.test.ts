@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "./unavailable";
+import { databaseErrorReason, isDatabaseUnavailable } from "./unavailable";
 
 const withCode = (code: string, message = "failed") => Object.assign(new Error(message), { code });
 
@@ -18,5 +18,13 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(new TypeError("x is undefined"))).toBe(false);
     expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);
+  });
+});
+
+describe("databaseErrorReason", () => {
+  it("names the innermost cause", () => {
+    const wrapped = new Error("Failed query: select 1\nparams: ", { cause: withCode("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5432") });
+    expect(databaseErrorReason(wrapped)).toBe("connect ECONNREFUSED 127.0.0.1:5432");
+    expect(databaseErrorReason("plain")).toBe("plain");
   });
 });

@@ -28,3 +28,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** The innermost message of a wrapped error ("connect ECONNREFUSED 127.0.0.1:5432"), for one-line logs. */
+export function databaseErrorReason(error: unknown): string {
+  let current = error;
+  for (let depth = 0; depth < 8 && current && typeof current === "object" && "cause" in current && current.cause; depth++) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "~/db/unavailable";
+import { databaseErrorReason, isDatabaseUnavailable } from "~/db/unavailable";
 import { getEnv } from "./env.server";
 import { logger, requestContext } from "./logger.server";
 import { DATABASE_RETRY_AFTER_SECONDS, REFUSALS } from "./refusals";
@@ -12,7 +12,8 @@ export function noteIfDatabaseUnavailable(error: unknown): boolean {
   if (!isDatabaseUnavailable(error)) return false;
   const store = requestContext.getStore();
   if (store) store.databaseUnavailable = true;
-  logger.warn({ err: error }, "database unavailable");
+  // One short line per request: during an outage every request fails the same way.
+  logger.warn({ reason: databaseErrorReason(error) }, "database unavailable");
   return true;
 }
 

@@ -1,5 +1,5 @@
 import type { EventEmitter } from "node:events";
-import { isDatabaseUnavailable } from "~/db/unavailable";
+import { databaseErrorReason, isDatabaseUnavailable } from "~/db/unavailable";
 
 export type JobLogger = {
   info: (entry: Record<string, unknown>, message: string) => void;
@@ -43,7 +43,7 @@ export function startJobLoop(options: {
       })
       .catch((error: unknown) => {
         if (!isDatabaseUnavailable(error)) return logger.error({ err: error, job: options.name }, "job poll failed");
-        if (!databaseDown) logger.warn({ err: error, job: options.name }, "database unavailable; the job waits for it");
+        if (!databaseDown) logger.warn({ reason: databaseErrorReason(error), job: options.name }, "database unavailable; the job waits for it");
         databaseDown = true;
       })
       .finally(() => {

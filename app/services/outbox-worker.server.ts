@@ -6,6 +6,7 @@ import { claimDueMessages, type SmsKind } from "./outbox.server";
 import { outboxSignal } from "./outbox-signal.server";
 import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "./job-loop.server";
 import type { SmsTransport } from "./sms-transport.server";
+import { databaseErrorReason, isDatabaseUnavailable } from "~/db/unavailable";
 
 export const MAX_ATTEMPTS = 8;
 const STALE_SENDING_MS = 5 * 60_000;
@@ -97,6 +98,11 @@ export function startOutboxWorker(options: {
         try {
           await processMessage(message);
         } catch (error) {
+          // The row stays "sending" and is marked interrupted later, never retried: it may have gone out.
+          if (isDatabaseUnavailable(error)) {
+            logger.warn({ smsId: message.id, reason: databaseErrorReason(error) }, "database lost during a send; the text is not retried");
+            throw error;
+          }
           // Leave the row for a person rather than risk a second send.
           logger.error({ smsId: message.id, err: error }, "SMS outbox error");
         }
