@@ -3,49 +3,19 @@
 // logical backup of either database kind, and the way from the embedded database to PostgreSQL.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { getEnv } from "~/http/env.server";
-import { openDatabase } from "~/db/client.server";
-import {
-  describeTransferError,
-  describeUrl,
-  exportDatabase,
-  formatCounts,
-  progressPrinter,
-} from "~/db/transfer.server";
+import { describeUrl, exportDatabase, formatCounts } from "~/db/transfer.server";
+import { envOrExit, openOrExit, parseTransferArgs, runTransfer } from "./transfer-cli";
 
-const usage = "usage: npm run db:export -- <file> [--from postgres://…] [--data-dir <dir>]";
-let parsed;
-try {
-  parsed = parseArgs({ allowPositionals: true, options: { from: { type: "string" }, "data-dir": { type: "string" } } });
-} catch (error) {
-  console.error(`${(error as Error).message}\n${usage}`);
-  process.exit(2);
-}
-const { values, positionals } = parsed;
-const file = positionals[0];
-if (!file || positionals.length > 1 || (values.from && values["data-dir"])) {
-  console.error(usage);
-  process.exit(2);
-}
-if (values.from && !/^postgres(ql)?:\/\//.test(values.from)) {
-  console.error("--from must be a postgres:// connection URL");
-  process.exit(2);
-}
+const args = parseTransferArgs("db:export", "from");
+const { file } = args;
 if (!existsSync(path.dirname(path.resolve(file)))) {
   console.error(`The folder ${path.dirname(path.resolve(file))} does not exist.`);
   process.exit(1);
 }
 
-let env;
-try {
-  env = getEnv();
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
-}
-const url = values.from ?? (values["data-dir"] ? undefined : env.DATABASE_URL);
-const dataDir = values["data-dir"] ?? (env.DATA_DIR === "memory" ? "memory" : path.join(env.DATA_DIR, "pglite"));
+const env = envOrExit();
+const url = args.url ?? (args.dataDir ? undefined : env.DATABASE_URL);
+const dataDir = args.dataDir ?? (env.DATA_DIR === "memory" ? "memory" : path.join(env.DATA_DIR, "pglite"));
 if (!url && dataDir === "memory") {
   console.error("DATA_DIR=memory is a throw-away database; there is nothing to export.");
   process.exit(1);
@@ -57,28 +27,11 @@ if (!url && !existsSync(dataDir)) {
 const where = url ? describeUrl(url) : dataDir;
 console.error(`Exporting ${url ? `PostgreSQL at ${where}` : `the embedded database in ${where}`} to ${file}`);
 
-let database;
-try {
-  database = await openDatabase({ url, dataDir, siteName: env.SITE_NAME });
-} catch (error) {
-  console.error(describeTransferError(error, where));
-  process.exit(1);
-}
-
-let exitCode = 0;
-const progress = progressPrinter();
-try {
-  const result = await exportDatabase(database, file, { onProgress: progress.update });
-  progress.done();
+const database = await openOrExit({ url, dataDir, siteName: env.SITE_NAME }, where);
+await runTransfer(database, { label: "Export failed", where }, async (onProgress) => {
+  const result = await exportDatabase(database, file, { onProgress });
   console.log(formatCounts(result.header.tables));
   console.log(
     `Done in ${(result.elapsedMs / 1000).toFixed(1)} s: ${result.rows.toLocaleString("en-US")} rows of ${result.header.tables.length} tables (schema ${result.header.schema.migration ?? "unknown"}) written to ${file}.`,
   );
-} catch (error) {
-  progress.done();
-  console.error(`Export failed: ${describeTransferError(error, where)}`);
-  exitCode = 1;
-} finally {
-  await database.close();
-}
-process.exit(exitCode);
+});
