@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { FORM_BODY_LIMIT } from "~/http/body.server";
+import { BodyError, FORM_BODY_LIMIT, parseJson } from "~/http/body.server";
 import { OPT_IN_NOT_ALLOWED, phoneOptInApi } from "~/http/opt-in.server";
 import { evidenceFromHeaders } from "~/http/request.server";
 import { logger } from "~/http/logger.server";
 import { GENERIC_SUBSCRIPTION_ERROR } from "~/lib/notices";
-import { containsNul, DATABASE_RETRY_AFTER_SECONDS, REFUSALS } from "~/http/refusals";
+import { DATABASE_RETRY_AFTER_SECONDS, REFUSALS } from "~/http/refusals";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 
 /**
@@ -72,11 +72,11 @@ async function phoneOptIn(req: IncomingMessage, res: ServerResponse) {
   }
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
-    return sendJson(res, 400, { success: false, dnc: false, error: REFUSALS.badJson });
+    body = parseJson(text);
+  } catch (error) {
+    if (error instanceof BodyError) return sendJson(res, error.status, { success: false, dnc: false, error: error.message });
+    throw error;
   }
-  if (containsNul(body)) return sendJson(res, 400, { success: false, dnc: false, error: REFUSALS.nulCharacter });
   const header = (name: string) => {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;

@@ -68,7 +68,11 @@ function withoutNul<T>(body: T): T {
 /** A JSON body as unknown (validate it next); 400, 413 and 415 as BodyError. */
 export async function readJsonBody(request: Request, maxBytes = FORM_BODY_LIMIT): Promise<unknown> {
   if (mediaType(request) !== "application/json") throw new BodyError(415, REFUSALS.jsonType);
-  const text = await readLimited(request, maxBytes);
+  return parseJson(await readLimited(request, maxBytes));
+}
+
+/** JSON text as unknown (validate it next); malformed JSON and NUL characters as 400 BodyErrors. */
+export function parseJson(text: string): unknown {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -101,16 +105,7 @@ export async function guardedCopy(request: Request, maxBytes = FORM_BODY_LIMIT):
   const type = mediaType(request);
   if (text && type !== "application/json" && type !== "application/x-www-form-urlencoded") throw new BodyError(415, REFUSALS.jsonType);
   if (text.includes("\u0000")) throw new BodyError(400, REFUSALS.nulCharacter);
-  if (type === "application/json" && text) {
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new BodyError(400, REFUSALS.badJson);
-    }
-    withoutNul(body);
-  } else {
-    withoutNul(Object.fromEntries(new URLSearchParams(text)));
-  }
+  if (type === "application/json" && text) parseJson(text);
+  else withoutNul(Object.fromEntries(new URLSearchParams(text)));
   return new Request(request.url, { method: request.method, headers: request.headers, body: text || undefined, signal: request.signal });
 }
