@@ -15,12 +15,14 @@ import { getDatabase } from "~/db/database.server";
 import { startRuntime, stopRuntime } from "~/http/runtime.server";
 import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
-import { loadStaticFiles } from "./static-files";
-import { serveStatic } from "./serve-static";
+import { answerFromMemory, loadMemoryPages } from "./pages";
+import { sendFile, sendPrefilled } from "./serve-static";
 import { handleFastRoute } from "./fast-routes";
 import { isCrossSiteWrite } from "./request-guard";
 import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/database-unavailable.server";
 import { REFUSALS } from "~/http/refusals";
+
+export { prerenderViews, renderPage } from "./prerender-views";
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -41,8 +43,8 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const env = getEnv();
   await startRuntime();
   const production = env.NODE_ENV === "production";
-  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
-  const staticFiles = loadStaticFiles(clientDir);
+  const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
   const securityHeaders = baseSecurityHeaders(production);
   const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), production ? "production" : "development");
   // A request that failed because the database is unreachable leaves a note (handleError,
@@ -53,6 +55,13 @@ export async function startServer(options: { port?: number; host?: string } = {}
   });
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // Prerendered pages and files first, with no per-request work beyond choosing the bytes.
+    const fromMemory = answerFromMemory(req, pages);
+    if (fromMemory) {
+      if ("file" in fromMemory) sendFile(req, res, fromMemory.file, securityHeaders);
+      else sendPrefilled(req, res, fromMemory.template, fromMemory.prefill, securityHeaders);
+      return;
+    }
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (req.url === "/healthz") {
       res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
@@ -66,7 +75,6 @@ export async function startServer(options: { port?: number; host?: string } = {}
       });
       return;
     }
-    if (serveStatic(req, res, staticFiles)) return;
 
     // Everything else goes to the app. The client address is fixed here, from the socket or the
     // trusted proxies only, so nothing downstream can be fooled by a forged X-Forwarded-For.
@@ -98,7 +106,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
-  logger.info({ port: boundPort, host, staticFiles: staticFiles.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
+  logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
 
   let closing: Promise<void> | undefined;
   // Stop accepting, let in-flight requests finish (up to the deadline), then stop the outbox

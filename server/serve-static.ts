@@ -1,50 +1,81 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StaticFile } from "./static-files";
+import { prefilledDocument, prefilledGzip, type PrefillTemplate } from "./opt-in-prefill";
+import type { OptInPrefill } from "~/components/opt-in/opt-in-page";
 
-function pickEncoding(req: IncomingMessage, file: StaticFile) {
-  const accept = String(req.headers["accept-encoding"] ?? "");
-  if (file.brotli && /\bbr\b/.test(accept)) return { body: file.brotli, encoding: "br" };
-  if (file.gzip && /\bgzip\b/.test(accept)) return { body: file.gzip, encoding: "gzip" };
-  return { body: file.body, encoding: undefined };
+type Encoding = "br" | "gzip" | "identity";
+
+/**
+ * Every header of a file's answers, built once per file and encoding as the flat list
+ * writeHead() takes: headers set one by one (setHeader) are validated and stored per request,
+ * which was most of the fast path's own time.
+ */
+type Prepared = Record<Encoding | "notModified", string[]>;
+const prepared = new WeakMap<StaticFile, Prepared>();
+
+function prepare(file: StaticFile, securityHeaders: Record<string, string>): Prepared {
+  let answers = prepared.get(file);
+  if (answers) return answers;
+  const common = [...Object.entries(securityHeaders).flat(), "Content-Type", file.contentType, "Cache-Control", file.cacheControl, "ETag", file.etag, "Vary", "Accept-Encoding"];
+  if (file.contentSecurityPolicy) common.push("Content-Security-Policy", file.contentSecurityPolicy);
+  const withBody = (body: Buffer | undefined, encoding?: string) =>
+    body ? [...common, ...(encoding ? ["Content-Encoding", encoding] : []), "Content-Length", String(body.length)] : [];
+  answers = {
+    br: withBody(file.brotli, "br"),
+    gzip: withBody(file.gzip, "gzip"),
+    identity: withBody(file.body),
+    notModified: common,
+  };
+  prepared.set(file, answers);
+  return answers;
+}
+
+// Browsers send a handful of distinct Accept-Encoding values: remember what each one allows.
+const acceptedEncodings = new Map<string, { br: boolean; gzip: boolean }>();
+function accepts(req: IncomingMessage) {
+  const header = req.headers["accept-encoding"] ?? "";
+  let known = acceptedEncodings.get(header);
+  if (!known) {
+    known = { br: /\bbr\b/.test(header), gzip: /\bgzip\b/.test(header) };
+    if (acceptedEncodings.size < 64) acceptedEncodings.set(header, known);
+  }
+  return known;
+}
+
+/** Answers a GET/HEAD with a file held in memory (server/pages.ts decides which). */
+export function sendFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, securityHeaders: Record<string, string>) {
+  const answers = prepare(file, securityHeaders);
+  if (req.headers["if-none-match"] === file.etag) {
+    res.writeHead(304, answers.notModified);
+    res.end();
+    return;
+  }
+  const accepted = accepts(req);
+  const [encoding, body]: [Encoding, Buffer] =
+    accepted.br && file.brotli ? ["br", file.brotli] : accepted.gzip && file.gzip ? ["gzip", file.gzip] : ["identity", file.body];
+  res.writeHead(200, answers[encoding]);
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 /**
- * Answers a GET/HEAD for a file held in memory. Returns false when the request is not for one
- * (a query string always goes to the app: /blog?category=... is rendered per request).
+ * The opt-in document with a request's prefill written in: gzip when the browser takes it
+ * (spliced from the build-time compression, see opt-in-prefill.ts), otherwise plain. There is no
+ * ETag: the document differs per query string and is cheap to send again.
  */
-export function serveStatic(
+export function sendPrefilled(
   req: IncomingMessage,
   res: ServerResponse,
-  files: Map<string, StaticFile>,
+  template: PrefillTemplate,
+  prefill: OptInPrefill,
+  securityHeaders: Record<string, string>,
 ) {
-  if (req.method !== "GET" && req.method !== "HEAD") return false;
-  const url = req.url ?? "/";
-  if (url.includes("?")) return false;
-  let pathname: string;
-  try {
-    pathname = decodeURIComponent(url);
-  } catch {
-    return false;
-  }
-  const file = files.get(pathname);
-  if (!file) return false;
-
-  const headers: Record<string, string | number> = {
-    "Content-Type": file.contentType,
-    "Cache-Control": file.cacheControl,
-    ETag: file.etag,
-    Vary: "Accept-Encoding",
-  };
-  if (file.contentSecurityPolicy) headers["Content-Security-Policy"] = file.contentSecurityPolicy;
-  if (req.headers["if-none-match"] === file.etag) {
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
-  const { body, encoding } = pickEncoding(req, file);
-  if (encoding) headers["Content-Encoding"] = encoding;
-  headers["Content-Length"] = body.length;
+  const { file } = template;
+  const gzip = accepts(req).gzip;
+  const body = gzip ? prefilledGzip(template, prefill) : prefilledDocument(template, prefill);
+  const headers = [...Object.entries(securityHeaders).flat(), "Content-Type", file.contentType, "Cache-Control", file.cacheControl, "Vary", "Accept-Encoding"];
+  if (file.contentSecurityPolicy) headers.push("Content-Security-Policy", file.contentSecurityPolicy);
+  if (gzip) headers.push("Content-Encoding", "gzip");
+  headers.push("Content-Length", String(body.length));
   res.writeHead(200, headers);
   res.end(req.method === "HEAD" ? undefined : body);
-  return true;
 }

@@ -52,6 +52,21 @@ function contentTypeFor(file: string) {
   return CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
 }
 
+/** One file with its .br/.gz twins (made at build time) and what is sent with it. */
+export function loadStaticFile(file: string, urlPath: string): StaticFile {
+  const body = readFileSync(file);
+  const isPage = file.endsWith(".html");
+  return {
+    contentSecurityPolicy: isPage ? contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))) : undefined,
+    body,
+    gzip: existsSync(`${file}.gz`) ? readFileSync(`${file}.gz`) : undefined,
+    brotli: existsSync(`${file}.br`) ? readFileSync(`${file}.br`) : undefined,
+    contentType: contentTypeFor(file),
+    cacheControl: cacheControlFor(urlPath),
+    etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`,
+  };
+}
+
 /**
  * Loads the client build (hashed assets, public files and prerendered pages) into memory with
  * the .br/.gz twins made at build time. Keys are URL paths: a prerendered page
@@ -65,17 +80,17 @@ export function loadStaticFiles(clientDir: string) {
     const relative = path.relative(clientDir, file).split(path.sep).join("/");
     let urlPath = `/${relative}`;
     if (urlPath.endsWith("/index.html")) urlPath = urlPath.slice(0, -"/index.html".length) || "/";
-    const body = readFileSync(file);
-    const isPage = file.endsWith(".html");
-    files.set(urlPath, {
-      contentSecurityPolicy: isPage ? contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))) : undefined,
-      body,
-      gzip: existsSync(`${file}.gz`) ? readFileSync(`${file}.gz`) : undefined,
-      brotli: existsSync(`${file}.br`) ? readFileSync(`${file}.br`) : undefined,
-      contentType: contentTypeFor(file),
-      cacheControl: cacheControlFor(urlPath),
-      etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`,
-    });
+    files.set(urlPath, loadStaticFile(file, urlPath));
   }
   return files;
+}
+
+/** The views of build/views (server/prerender-views.ts), keyed like PRERENDERED_VIEWS. */
+export function loadViews(viewsDir: string) {
+  const views = new Map<string, StaticFile>();
+  const manifestFile = path.join(viewsDir, "manifest.json");
+  if (!existsSync(manifestFile)) return views;
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { key: string; file: string }[];
+  for (const { key, file } of manifest) views.set(key, loadStaticFile(path.join(viewsDir, file), key));
+  return views;
 }

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/blog";
 import { ArticleCard } from "~/components/blog/article-card";
 import { TRENDING_TOPICS } from "~/components/blog/trending-topics";
@@ -16,7 +16,10 @@ import type { RouteHandle } from "~/root";
 export const handle: RouteHandle = { hydrate: false };
 
 export function loader({ request }: Route.LoaderArgs) {
-  const category = categoryBySlug(new URL(request.url).searchParams.get("category"));
+  const slug = new URL(request.url).searchParams.get("category");
+  const category = categoryBySlug(slug);
+  // A mistyped or retired category is a missing page, not the whole list under a wrong address.
+  if (slug !== null && !category) throw data(null, { status: 404 });
   const featured = toTeaser(getFeaturedArticle());
   const articles = getArticlesInCategory(category?.slug ?? null).map(toTeaser);
   return {

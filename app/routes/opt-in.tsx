@@ -6,14 +6,10 @@ import { requestEvidence } from "~/http/request.server";
 import { OPT_IN_ERROR } from "~/lib/notice-fallbacks";
 import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
-import { readOptInPrefill } from "~/components/opt-in/prefill";
+import { useOptInPrefill } from "~/components/opt-in/prefill";
 import { pageMeta } from "~/lib/route-meta";
 import { useSiteConfig } from "~/root";
 import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
-
-export function loader({ request }: Route.LoaderArgs) {
-  return { prefill: readOptInPrefill(new URL(request.url)) };
-}
 
 /** The form's own action, so the page works with JavaScript off; same logic as /api/phone-optin. */
 export async function action({ request }: Route.ActionArgs) {
@@ -38,8 +34,9 @@ export const shouldRevalidate = keepDataAfterPostToSameUrl;
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...OPT_IN_SEO, path: "/opt-in" });
 
-export default function OptIn({ loaderData, actionData }: Route.ComponentProps) {
+export default function OptIn({ actionData }: Route.ComponentProps) {
   const site = useSiteConfig();
+  const prefill = useOptInPrefill();
   const serverResult = actionData && "form" in actionData ? actionData : undefined;
-  return <OptInPage site={site} prefill={loaderData.prefill} serverResult={serverResult} />;
+  return <OptInPage site={site} prefill={prefill} serverResult={serverResult} />;
 }

@@ -2,7 +2,7 @@ import type { Route } from "./+types/root-index";
 import { lazy, Suspense } from "react";
 import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
-import { readOptInPrefill } from "~/components/opt-in/prefill";
+import { useOptInPrefill } from "~/components/opt-in/prefill";
 import { JsonLd } from "~/components/site/json-ld";
 import { SiteChrome } from "~/components/site/site-chrome";
 import { isMainDomain } from "~/config/site";
@@ -20,7 +20,7 @@ export function loader({ request }: Route.LoaderArgs) {
   if (isMainDomain(request.headers.get("host"), getEnv().MAIN_DOMAINS)) {
     return { variant: "home" as const, ...loadHomeContent() };
   }
-  return { variant: "opt-in" as const, prefill: readOptInPrefill(new URL(request.url)) };
+  return { variant: "opt-in" as const };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
@@ -30,10 +30,11 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 export default function RootIndex({ loaderData }: Route.ComponentProps) {
   const site = useSiteConfig();
+  const prefill = useOptInPrefill();
   if (loaderData.variant === "opt-in") {
     return (
       <Suspense fallback={null}>
-        <OptInPage site={site} prefill={loaderData.prefill} />
+        <OptInPage site={site} prefill={prefill} />
       </Suspense>
     );
   }

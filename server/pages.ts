@@ -1,0 +1,100 @@
+import type { IncomingMessage } from "node:http";
+import path from "node:path";
+import { isMainDomain } from "~/config/site";
+import { readOptInPrefill } from "~/components/opt-in/prefill";
+import type { OptInPrefill } from "~/components/opt-in/opt-in-page";
+import { loadStaticFiles, loadViews, type StaticFile } from "./static-files";
+import { prefillTemplate, type PrefillTemplate } from "./opt-in-prefill";
+
+/** Everything answered from memory: the client build, the prerendered views, the opt-in templates. */
+export type MemoryPages = {
+  /** build/client by URL path: assets, public files, prerendered pages. */
+  files: Map<string, StaticFile>;
+  /** build/views by PRERENDERED_VIEWS key. */
+  views: Map<string, StaticFile>;
+  /** /opt-in, and `/` on any host that is not a main domain, ready for a prefill. */
+  optIn?: PrefillTemplate;
+  optInHost?: PrefillTemplate;
+  mainDomains: readonly string[];
+};
+
+export type MemoryAnswer = { file: StaticFile } | { template: PrefillTemplate; prefill: OptInPrefill };
+
+export function loadMemoryPages(buildDir: string, mainDomains: readonly string[]): MemoryPages {
+  const files = loadStaticFiles(path.join(buildDir, "client"));
+  const views = loadViews(path.join(buildDir, "views"));
+  const optIn = files.get("/opt-in");
+  const optInHost = views.get("/#opt-in");
+  return {
+    files,
+    views,
+    optIn: optIn && prefillTemplate(optIn),
+    optInHost: optInHost && prefillTemplate(optInHost),
+    mainDomains,
+  };
+}
+
+function prefilled(template: PrefillTemplate | undefined, params: URLSearchParams): MemoryAnswer | undefined {
+  if (!template) return undefined;
+  const prefill = readOptInPrefill(params);
+  // Nothing to write in: the prerendered bytes as they are, with their brotli twin and ETag.
+  if (!prefill.clickId && !prefill.firstName && !prefill.lastName && !prefill.phone) return { file: template.file };
+  return { template, prefill };
+}
+
+/**
+ * THE decision whether a request is answered from memory instead of being rendered; every rule
+ * about it belongs here. Only for what a render of the same URL would produce byte for byte (the
+ * system test tests/system/memory-pages.test.ts compares them):
+ * - a file of the build by path, when there is no query string;
+ * - `/` by Host: the home or the opt-in document;
+ * - `/opt-in` (and `/` on opt-in hosts) with any query string: the opt-in document with its
+ *   prefill written in;
+ * - `/blog?category=<known slug>`: its prerendered view (an unknown one goes to the router: 404).
+ * A `notice` parameter always goes to the router (the root layout shows that notice).
+ * Undefined means: let the router render it.
+ */
+export function answerFromMemory(req: IncomingMessage, pages: MemoryPages): MemoryAnswer | undefined {
+  if (req.method !== "GET" && req.method !== "HEAD") return undefined;
+  const url = req.url ?? "/";
+  const queryAt = url.indexOf("?");
+  const rawPath = queryAt < 0 ? url : url.slice(0, queryAt);
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(rawPath);
+  } catch {
+    return undefined;
+  }
+  const query = queryAt < 0 ? "" : url.slice(queryAt + 1);
+  if (!query) {
+    if (pathname === "/") return homeOrOptIn(req, pages, undefined);
+    const file = pages.files.get(pathname);
+    return file && { file };
+  }
+  if (pathname !== "/" && pathname !== "/opt-in" && pathname !== "/blog") return undefined;
+  // Parsed as the router parses it (a Request made from the same address), so values match.
+  let params: URLSearchParams;
+  try {
+    params = new URL(`http://localhost${url}`).searchParams;
+  } catch {
+    return undefined;
+  }
+  if (params.has("notice")) return undefined;
+  if (pathname === "/opt-in") return prefilled(pages.optIn, params);
+  if (pathname === "/") return homeOrOptIn(req, pages, params);
+  const category = params.get("category");
+  const view = category === null ? pages.files.get("/blog") : pages.views.get(`/blog?category=${category}`);
+  return view && { file: view };
+}
+
+function homeOrOptIn(req: IncomingMessage, pages: MemoryPages, params: URLSearchParams | undefined): MemoryAnswer | undefined {
+  if (isMainDomain(req.headers.host, pages.mainDomains)) {
+    const home = pages.views.get("/#home");
+    return home && { file: home };
+  }
+  if (!params) {
+    const optIn = pages.optInHost?.file;
+    return optIn && { file: optIn };
+  }
+  return prefilled(pages.optInHost, params);
+}
