@@ -21,6 +21,27 @@ test("prefills from sub2, f_name, l_name and phone, and never ticks consent from
   await expect(page.getByLabel(/I agree to the Terms of Service/)).not.toBeChecked();
 });
 
+test("hostile prefill values are shown as typed text, hydrate without errors and run nothing", async ({ page }) => {
+  const values = { first: `"><script>alert(1)</script>`, last: "O'Brien & Sons <b>", phone: "%FF" };
+  const errors: string[] = [];
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("dialog", (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  const query = `f_name=${encodeURIComponent(values.first)}&l_name=${encodeURIComponent(values.last)}&phone=%FF&sub2=%22x%22`;
+  await gotoHydrated(page, `/opt-in?${query}`);
+  await expect(page.getByLabel("First Name")).toHaveValue(values.first);
+  await expect(page.getByLabel("Last Name")).toHaveValue(values.last);
+  await expect(page.getByLabel("Mobile Phone")).toHaveValue("\uFFFD");
+  await expect(page.locator('input[name="clickId"]')).toHaveValue('"x"');
+  // React keeps the server's inputs: typing after hydration is the person's, not the prefill.
+  await page.getByLabel("First Name").fill("Betsy");
+  await expect(page.getByLabel("First Name")).toHaveValue("Betsy");
+  expect(errors).toEqual([]);
+});
+
 test("shows the full SMS disclosure with links to the terms and privacy pages", async ({ page }) => {
   await gotoHydrated(page, "/opt-in");
   const form = page.locator("form");
