@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { getEnv } from "~/http/env.server";
-import { closeDatabase, getDatabase } from "~/db/database.server";
+import { closeDatabase, getDatabase, setDatabaseRole } from "~/db/database.server";
 import { DNC_MAX_AGE_DAYS, dncDataAgeDays } from "~/services/dnc.server";
 import { importDncFile } from "~/services/dnc-import.server";
 
@@ -25,6 +25,7 @@ const totalBytes = statSync(file).size;
 const env = getEnv();
 console.error(`Importing ${file} into ${env.DATABASE_URL ? "PostgreSQL" : "the embedded database"} (${values.remove ? "remove" : "add"}, data date ${dataDate})`);
 
+setDatabaseRole("command");
 const database = await getDatabase().catch((error: Error) => {
   console.error(error.message);
   process.exit(1);
