@@ -18,6 +18,7 @@ export default [
     route("auth/forgot", "routes/auth.forgot.tsx"),
     route("auth/reset", "routes/auth.reset.tsx"),
     route("auth/two-factor", "routes/auth.two-factor.tsx"),
+    route("setup", "routes/setup.tsx"),
     layout("routes/admin-layout.tsx", [
       route("admin/sms", "routes/admin-sms.tsx"),
       route("admin/subscribers", "routes/admin-subscribers.tsx"),

@@ -3,9 +3,9 @@
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { getEnv } from "~/http/env.server";
-import { closeDatabase, getDatabase } from "~/db/database.server";
+import { closeDatabase, getDatabase, setDatabaseRole } from "~/db/database.server";
 import { DNC_MAX_AGE_DAYS, dncDataAgeDays } from "~/services/dnc.server";
-import { importDncFile } from "~/services/dnc-import.server";
+import { DNC_SHARED_SESSION_CHUNK_SIZE, importDncFile } from "~/services/dnc-import.server";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -23,12 +23,14 @@ if (!/^\d{4}-\d{2}-\d{2}$/.test(dataDate)) {
 }
 const totalBytes = statSync(file).size;
 const env = getEnv();
-console.error(`Importing ${file} into ${env.DATABASE_URL ? "PostgreSQL" : "the embedded database"} (${values.remove ? "remove" : "add"}, data date ${dataDate})`);
 
+setDatabaseRole("command");
 const database = await getDatabase().catch((error: Error) => {
   console.error(error.message);
   process.exit(1);
 });
+const target = env.DATABASE_URL ? "PostgreSQL" : database.viaServer ? "the embedded database, through the running server" : "the embedded database";
+console.error(`Importing ${file} into ${target} (${values.remove ? "remove" : "add"}, data date ${dataDate})`);
 
 const bar = (fraction: number) => {
   const width = 30;
@@ -39,6 +41,7 @@ const averageLineBytes = 12;
 const result = await importDncFile(database.db, file, {
   mode: values.remove ? "remove" : "add",
   dataDate,
+  chunkSize: database.viaServer ? DNC_SHARED_SESSION_CHUNK_SIZE : undefined,
   onProgress: ({ lines, changed, badLines, elapsedMs }) => {
     const rate = Math.round(lines / Math.max(0.001, elapsedMs / 1000));
     const fraction = (lines * averageLineBytes) / Math.max(1, totalBytes);

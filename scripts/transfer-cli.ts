@@ -44,7 +44,8 @@ export function envOrExit(): Env {
 
 export async function openOrExit(options: OpenOptions, where: string): Promise<DatabaseHandle> {
   try {
-    return await openDatabase(options);
+    // Beside a running server on the embedded database, through its socket.
+    return await openDatabase({ ...options, viaRunningServer: true });
   } catch (error) {
     console.error(describeTransferError(error, where));
     process.exit(1);

@@ -11,7 +11,7 @@ import { createRequestListener } from "@remix-run/node-fetch-server";
 import { createRequestHandler } from "react-router";
 import { getEnv } from "~/http/env.server";
 import { logger, requestContext } from "~/http/logger.server";
-import { getDatabase } from "~/db/database.server";
+import { getDatabase, setDatabaseRole } from "~/db/database.server";
 import { startRuntime, stopRuntime } from "~/http/runtime.server";
 import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
@@ -41,6 +41,7 @@ export type RunningServer = { port: number; close: () => Promise<void> };
 
 export async function startServer(options: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const env = getEnv();
+  setDatabaseRole("server");
   await startRuntime();
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -6,6 +6,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { findServerSocket, shareOverSocket, SOCKET_PORT } from "./pglite-socket.server";
 import * as schema from "./schema";
 import { seedDatabase } from "./seed.server";
 
@@ -15,6 +16,8 @@ export type DbKind = "pglite" | "postgres";
 
 export type DatabaseHandle = {
   kind: DbKind;
+  /** The embedded database reached through the running server's socket. */
+  viaServer?: boolean;
   db: Db;
   /** Cheap round trip for readiness checks. */
   ping: () => Promise<void>;
@@ -31,6 +34,16 @@ export type OpenOptions = {
   siteName?: string;
   /** Refuse a PostgreSQL server that may lose committed transactions (production). */
   requireDurability?: boolean;
+  /**
+   * The server: share the embedded database with the app's commands over a private Unix socket
+   * (pglite-socket.server.ts). Warnings about it go to this function.
+   */
+  share?: { warn: (message: string) => void };
+  /**
+   * A command: when a running server holds the embedded database, reach it through its socket
+   * instead of refusing.
+   */
+  viaRunningServer?: boolean;
 };
 
 const MIGRATION_LOCK_KEY = 72_410_615; // any constant shared by every process of this app
@@ -111,46 +124,36 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
-    // A pool error on an idle client must not crash the process; the next query reconnects.
-    pool.on("error", () => {});
-    const db = drizzlePg(pool, { schema, casing: "snake_case" });
-    if (options.requireDurability) {
-      try {
-        await checkDurability(pool);
-      } catch (error) {
-        await pool.end();
-        throw error;
-      }
-    }
-    const lockClient = await pool.connect();
-    try {
-      // drizzle's migrate() takes no lock; processes starting together would race.
-      await lockClient.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-      await migratePg(db, { migrationsFolder });
-      await seedDatabase(db, options.siteName ?? "Patriot Investor");
-    } finally {
-      await lockClient.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
-      lockClient.release();
-    }
-    return {
-      kind: "postgres",
-      db,
-      ping: async () => {
-        await pool.query("SELECT 1");
-      },
-      close: () => pool.end(),
-    };
+    return openPool(pool, "postgres", migrationsFolder, options);
   }
 
   const dataDir = options.dataDir ?? "./data/pglite";
   const inMemory = dataDir === "memory";
-  const unlock = inMemory ? () => {} : lockDataDir(dataDir);
+  let unlock: () => void;
+  try {
+    unlock = inMemory ? () => {} : lockDataDir(dataDir);
+  } catch (error) {
+    const socketDir = options.viaRunningServer && error instanceof DatabaseLockedError ? findServerSocket(dataDir) : null;
+    if (!socketDir) throw error;
+    // One connection: the server runs one session's messages at a time anyway.
+    const pool = new pg.Pool({ host: socketDir, port: SOCKET_PORT, user: "postgres", database: "postgres", max: 1, connectionTimeoutMillis: 5_000 });
+    try {
+      return { ...(await openPool(pool, "pglite", migrationsFolder, options)), viaServer: true };
+    } catch (socketError) {
+      // A refused or missing socket is a server stopping or starting; anything else is the database's answer.
+      if (!/^E[A-Z]+$/.test(String((socketError as NodeJS.ErrnoException).code ?? ""))) throw socketError;
+      throw new DatabaseLockedError(
+        `The embedded database in ${dataDir} is in use by a running server, and its socket did not answer (${(socketError as Error).message}).`,
+      );
+    }
+  }
   try {
     if (!inMemory) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
     const client = await PGlite.create(inMemory ? undefined : dataDir);
     const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     await seedDatabase(db, options.siteName ?? "Patriot Investor");
+    const socket = options.share && !inMemory ? await shareOverSocket(client, dataDir, options.share.warn) : null;
     let closed = false;
     return {
       kind: "pglite",
@@ -161,6 +164,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       close: async () => {
         if (closed) return;
         closed = true;
+        await socket?.close();
         await client.close();
         unlock();
       },
@@ -169,6 +173,42 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     unlock();
     throw error;
   }
+}
+
+async function openPool(pool: pg.Pool, kind: DbKind, migrationsFolder: string, options: OpenOptions): Promise<DatabaseHandle> {
+  // A pool error on an idle client must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  const db = drizzlePg(pool, { schema, casing: "snake_case" });
+  try {
+    if (kind === "pglite") {
+      // The running server migrated at its start and is the only other user of its one session.
+      await migratePg(db, { migrationsFolder });
+      await seedDatabase(db, options.siteName ?? "Patriot Investor");
+    } else {
+      if (options.requireDurability) await checkDurability(pool);
+      const lockClient = await pool.connect();
+      try {
+        // drizzle's migrate() takes no lock; processes starting together would race.
+        await lockClient.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        await migratePg(db, { migrationsFolder });
+        await seedDatabase(db, options.siteName ?? "Patriot Investor");
+      } finally {
+        await lockClient.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+        lockClient.release();
+      }
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  return {
+    kind,
+    db,
+    ping: async () => {
+      await pool.query("SELECT 1");
+    },
+    close: () => pool.end(),
+  };
 }
 
 /** Numbers from count(*) and int8 arrive as number, bigint or string depending on the driver. */

@@ -1,6 +1,7 @@
 import type { OptInActionData } from "~/components/opt-in/opt-in-page";
 import { getDb } from "~/db/database.server";
 import { fieldErrors, OptInSchema } from "~/lib/forms";
+import { checkUsMobile } from "~/lib/phone";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { optInToSms, type SmsOptInResult } from "~/services/sms-opt-in.server";
@@ -62,9 +63,12 @@ async function evaluateOptIn(fields: unknown, evidence: RequestEvidence): Promis
   }
 
   const db = await getDb();
-  const limit = await hitRateLimit(db, RATE_LIMITS.optInPerIp, evidence.ip ?? "unknown");
-  if (!limit.allowed) {
-    return { ...outcome(429, NOTICES.tooManyRequests), retryAfter: limit.retryAfterSeconds };
+  const phone = checkUsMobile(parsed.data.phone);
+  const perNumber = await hitRateLimit(db, RATE_LIMITS.optInPerPhone, phone.ok ? phone.e164 : parsed.data.phone.replace(/\D/g, ""));
+  const perAddress = await hitRateLimit(db, RATE_LIMITS.optInPerIp, evidence.ip ?? "unknown");
+  if (!perNumber.allowed || !perAddress.allowed) {
+    const retryAfter = Math.max(perNumber.allowed ? 0 : perNumber.retryAfterSeconds, perAddress.allowed ? 0 : perAddress.retryAfterSeconds);
+    return { ...outcome(429, NOTICES.tooManyRequests), retryAfter };
   }
 
   const env = getEnv();

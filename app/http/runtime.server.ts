@@ -1,3 +1,4 @@
+import { openFirstAdminSetup } from "~/auth/first-admin-setup.server";
 import { closeDatabase, getDatabase } from "~/db/database.server";
 import { startOutboxWorker, type OutboxWorker } from "~/services/outbox-worker.server";
 import { startEmailWorker } from "~/services/email.server";
@@ -21,6 +22,8 @@ export async function startRuntime() {
     : createLogEmailTransport((entry, message) => logger.info(entry, message));
   emailWorker = startEmailWorker({ db: database.db, transport: mail, logger });
   logger.info({ database: database.kind, smsTransport: transport.name, mailTransport: mail.name, dncPolicy: env.DNC_POLICY }, "runtime started");
+  const setupUrl = await openFirstAdminSetup(database.db, env.SITE_URL);
+  if (setupUrl) logger.warn({ setupUrl }, `No admin account yet. Create the first one at ${setupUrl} (valid once, until the server restarts), or run npm run admin:create.`);
   return database;
 }
 

@@ -89,6 +89,16 @@ export const NOTICES = {
     variant: "error",
   },
   contactFailed: CONTACT_FAILED,
+  adminCreated: {
+    title: "Admin Account Created",
+    description: "Your admin account is ready and its email address verified. Please sign in.",
+    variant: "success",
+  },
+  setupInvalid: {
+    title: "Please Check the Form",
+    description: "Some fields need your attention.",
+    variant: "error",
+  },
   tooManyRequests: {
     title: "Too Many Attempts",
     description: "Please wait a few minutes and try again.",
@@ -114,7 +124,7 @@ export function noticeWith(key: NoticeKey, description?: string | null): Notice 
 }
 
 /** Notices that may travel in a URL (?notice=key) after a redirect: keys only, never free text. */
-export const URL_NOTICES = ["signedIn", "signedOut", "emailVerified", "passwordReset", "resetRequested"] as const satisfies readonly NoticeKey[];
+export const URL_NOTICES = ["signedIn", "signedOut", "emailVerified", "passwordReset", "resetRequested", "adminCreated"] as const satisfies readonly NoticeKey[];
 
 export function urlNotice(key: string | null): Notice | null {
   return key && (URL_NOTICES as readonly string[]).includes(key) ? NOTICES[key as NoticeKey] : null;

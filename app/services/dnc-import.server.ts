@@ -8,6 +8,11 @@ import { dncImports } from "~/db/schema";
 import { forgetDncDataDate } from "./dnc.server";
 
 export const DNC_CHUNK_SIZE = 10_000;
+/**
+ * Beside a running server on the embedded database every chunk holds the site's one database
+ * session while it runs: smaller chunks keep page answers short (docs/benchmarks.md).
+ */
+export const DNC_SHARED_SESSION_CHUNK_SIZE = 2_000;
 
 export type DncImportProgress = { lines: number; changed: number; badLines: number; elapsedMs: number };
 
@@ -56,7 +61,7 @@ async function applyChunk(db: Db, numbers: string[], mode: "add" | "remove") {
 export async function importDncFile(
   db: Db,
   filePath: string,
-  options: { mode: "add" | "remove"; dataDate: string; onProgress?: (progress: DncImportProgress) => void },
+  options: { mode: "add" | "remove"; dataDate: string; chunkSize?: number; onProgress?: (progress: DncImportProgress) => void },
 ): Promise<DncImportResult> {
   const started = performance.now();
   const hash = createHash("sha256");
@@ -81,7 +86,7 @@ export async function importDncFile(
       continue;
     }
     chunk.push(number);
-    if (chunk.length >= DNC_CHUNK_SIZE) {
+    if (chunk.length >= (options.chunkSize ?? DNC_CHUNK_SIZE)) {
       changed += await applyChunk(db, chunk, options.mode);
       chunk = [];
       options.onProgress?.(progress());

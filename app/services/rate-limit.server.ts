@@ -26,7 +26,10 @@ export async function hitRateLimit(db: Db, rule: RateLimitRule, subject: string)
 
 /** The public forms: generous for people, tight for scripts (SECURITY.md section 8). */
 export const RATE_LIMITS = {
-  optInPerIp: { name: "opt-in-ip", limit: 10, windowSeconds: 600 },
+  // Phones of one carrier share a few public addresses (carrier-grade NAT) and the opt-in page is
+  // where mobile ads land: the number is the tight limit, the address only stops floods.
+  optInPerPhone: { name: "opt-in-phone", limit: 5, windowSeconds: 600 },
+  optInPerIp: { name: "opt-in-ip", limit: 300, windowSeconds: 600 },
   newsletterPerIp: { name: "newsletter-ip", limit: 10, windowSeconds: 600 },
   contactPerIp: { name: "contact-ip", limit: 5, windowSeconds: 600 },
 } satisfies Record<string, RateLimitRule>;

@@ -31,16 +31,17 @@ test("the opt-in endpoint answers bad input with a clear 4xx, never a 500", asyn
   expect(nul.status()).toBe(400);
 });
 
-test("the opt-in endpoint limits each address and says when to come back", async ({ request }) => {
+test("the opt-in endpoint limits each phone number and says when to come back", async ({ request }) => {
+  // One address may carry hundreds of people (carrier-grade NAT); one number repeated is a script.
+  const phone = randomMobile();
   const statuses: number[] = [];
   let retryAfter: string | undefined;
-  for (let i = 0; i < 12; i++) {
-    const response = await request.post("/api/phone-optin", { data: VALID(randomMobile()) });
+  for (let i = 0; i < 7; i++) {
+    const response = await request.post("/api/phone-optin", { data: VALID(phone) });
     statuses.push(response.status());
     if (response.status() === 429) retryAfter = response.headers()["retry-after"];
   }
-  expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
-  expect(statuses.slice(10)).toEqual([429, 429]);
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
   expect(Number(retryAfter)).toBeGreaterThan(0);
   expect(Number(retryAfter)).toBeLessThanOrEqual(600);
 });
