@@ -21,6 +21,8 @@ export type OptInActionData = {
   form: "opt-in";
   success: boolean;
   dnc: boolean;
+  /** Double opt-in: subscribed once the person replies Y. */
+  pending?: boolean;
   notice: Notice;
   fieldErrors?: Partial<Record<"firstName" | "lastName" | "phone", string>>;
   /** What was submitted, so a page rendered without JavaScript keeps the person's typing. */
