@@ -42,16 +42,20 @@ export const subscribers = pgTable(
     phoneRaw: text(),
     firstName: text().notNull(),
     lastName: text().notNull(),
-    status: text({ enum: ["active", "opted_out", "refused_dnc", "unsubscribed"] }).notNull(),
+    /** `pending`, `expired` and `declined` exist only with double opt-in (SMS_DOUBLE_OPT_IN=true). */
+    status: text({ enum: ["active", "opted_out", "refused_dnc", "unsubscribed", "pending", "expired", "declined"] }).notNull(),
     source: text({ enum: ["opt-in", "newsletter", "sms-keyword"] }).notNull(),
     clickId: text(),
     utmSource: text(),
     utmMedium: text(),
     utmCampaign: text(),
+    /** A pending double opt-in expires when this passes without a Y. */
+    confirmBy: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    index("subscribers_pending_confirm_by_idx").on(table.confirmBy).where(sql`${table.status} = 'pending'`),
     uniqueIndex("subscribers_sms_phone_unique").on(table.phoneE164).where(sql`${table.channel} = 'sms'`),
     uniqueIndex("subscribers_email_unique").on(table.email).where(sql`${table.channel} = 'email'`),
     index("subscribers_created_at_idx").on(table.createdAt),
@@ -72,7 +76,7 @@ export const consentEvents = pgTable(
       .references(() => subscribers.id),
     channel: text({ enum: ["sms", "email"] }).notNull(),
     action: text({
-      enum: ["opt_in", "opt_out", "start", "help", "refused_dnc", "email_subscribe"],
+      enum: ["opt_in", "opt_out", "start", "help", "refused_dnc", "email_subscribe", "doi_confirmed", "doi_declined", "doi_expired"],
     }).notNull(),
     phoneE164: text("phone_e164"),
     phoneRaw: text(),
@@ -138,7 +142,7 @@ export const smsMessages = pgTable(
     id: bigserial({ mode: "number" }).primaryKey(),
     toPhone: text().notNull(),
     body: text().notNull(),
-    kind: text({ enum: ["welcome", "help", "stop_confirmation", "start_confirmation", "test"] }).notNull(),
+    kind: text({ enum: ["welcome", "help", "stop_confirmation", "start_confirmation", "test", "doi_request"] }).notNull(),
     status: text({ enum: ["queued", "sending", "sent", "failed", "cancelled"] }).notNull().default("queued"),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -209,4 +213,37 @@ export const emailMessages = pgTable(
     sentAt: timestamp({ withTimezone: true }),
   },
   (table) => [index("email_messages_due_idx").on(table.status, table.nextAttemptAt)],
+);
+
+/**
+ * Conversion postbacks to the ad network, one per opt-in that carried a click id, queued in the
+ * opt-in's transaction and sent by their own worker. `dedupe_key` is also sent to the receiver
+ * (Idempotency-Key and `{id}`), so a call repeated after a crash counts once there.
+ */
+export const conversionPostbacks = pgTable(
+  "conversion_postbacks",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    subscriberId: uuid()
+      .notNull()
+      .references(() => subscribers.id),
+    dedupeKey: text().notNull(),
+    clickId: text().notNull(),
+    event: text().notNull(),
+    url: text().notNull(),
+    status: text({ enum: ["queued", "sending", "sent", "failed"] }).notNull().default("queued"),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lockedAt: timestamp({ withTimezone: true }),
+    responseStatus: integer(),
+    error: text(),
+    occurredAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    sentAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("conversion_postbacks_dedupe_key").on(table.dedupeKey),
+    index("conversion_postbacks_due_idx").on(table.status, table.nextAttemptAt),
+    index("conversion_postbacks_subscriber_idx").on(table.subscriberId),
+  ],
 );

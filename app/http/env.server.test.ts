@@ -29,4 +29,17 @@ describe("parseEnv", () => {
       expect(message).toMatch(/SITE_EMAIL/);
     }
   });
+
+  it("keeps double opt-in off and postbacks unset by default, and checks the postback template", () => {
+    const defaults = parseEnv({});
+    expect(defaults.SMS_DOUBLE_OPT_IN).toBe(false);
+    expect(defaults.CONVERSION_POSTBACK_URL).toBeUndefined();
+    const template = "https://track.example.com/p?cid={clickId}&e={event}&ts={timestamp}";
+    expect(parseEnv({ SMS_DOUBLE_OPT_IN: "true", CONVERSION_POSTBACK_URL: template })).toMatchObject({
+      SMS_DOUBLE_OPT_IN: true,
+      CONVERSION_POSTBACK_URL: template,
+    });
+    expect(() => parseEnv({ CONVERSION_POSTBACK_URL: "https://track.example.com/p?e={event}" })).toThrow(/CONVERSION_POSTBACK_URL: must contain \{clickId\}/);
+    expect(() => parseEnv({ CONVERSION_POSTBACK_URL: "ftp://x/{clickId}" })).toThrow(/CONVERSION_POSTBACK_URL/);
+  });
 });

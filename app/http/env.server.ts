@@ -53,6 +53,13 @@ export const EnvSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
   TWILIO_FROM: z.string().regex(/^\+[1-9][0-9]{6,14}$/, "must be an E.164 number such as +18005550199").optional(),
   TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/).optional(),
+  /** Double opt-in: the first text asks for a "Y"; only a confirmed number is subscribed (COMPLIANCE.md 1.4). */
+  SMS_DOUBLE_OPT_IN: BooleanFromString,
+  /** A conversion postback URL template with {clickId}, {event}, {timestamp} (and optionally {id}). */
+  CONVERSION_POSTBACK_URL: z
+    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL template, e.g. https://track.example.com/postback?cid={clickId}&event={event}&ts={timestamp}" })
+    .refine((value) => value.includes("{clickId}"), "must contain {clickId}, or the network cannot tell which click converted")
+    .optional(),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
 }).superRefine((env, ctx) => {

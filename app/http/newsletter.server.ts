@@ -7,6 +7,7 @@ import { subscribeToNewsletter } from "~/services/newsletter.server";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { BodyError, readFormBody } from "./body.server";
 import { getEnv } from "./env.server";
+import { smsOptInSettings } from "./opt-in.server";
 import { clientIp, requestEvidence } from "./request.server";
 
 type Field = "firstName" | "lastName" | "email" | "phone";
@@ -48,7 +49,7 @@ export async function newsletterAction(request: Request) {
   const result = await subscribeToNewsletter(
     db,
     { ...parsed.data, evidence: requestEvidence(request) },
-    { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY },
+    smsOptInSettings(env),
   );
   if (!result.ok) {
     if (result.code === "invalid_phone") {
@@ -57,6 +58,11 @@ export async function newsletterAction(request: Request) {
     return answer(400, false, NOTICES.consentRequired);
   }
   // The e-mail sign-up stands even when the number cannot get texts; say so in a second notice.
-  const smsNotice = result.sms && !result.sms.ok && result.sms.code === "dnc" ? NOTICES.optInDnc : undefined;
+  const smsNotice =
+    result.sms && !result.sms.ok && result.sms.code === "dnc"
+      ? NOTICES.optInDnc
+      : result.sms?.ok && result.sms.pending
+        ? NOTICES.optInConfirmPending
+        : undefined;
   return answer(200, true, newsletterSuccessNotice(env.SITE_NAME), smsNotice ? { extraNotice: smsNotice } : {});
 }

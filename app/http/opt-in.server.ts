@@ -5,11 +5,11 @@ import { checkUsMobile } from "~/lib/phone";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { optInToSms, type SmsOptInResult } from "~/services/sms-opt-in.server";
-import { getEnv } from "./env.server";
+import { getEnv, type Env } from "./env.server";
 import type { RequestEvidence } from "~/services/evidence";
 
 /** The original's answer shape: { success, dnc, error }. */
-export type OptInAnswer = { success: boolean; dnc: boolean; error: string | null };
+export type OptInAnswer = { success: boolean; dnc: boolean; error: string | null; pending?: true };
 
 export type OptInOutcome = { status: number; answer: OptInAnswer; actionData: OptInActionData; retryAfter?: number };
 
@@ -24,6 +24,11 @@ function outcome(status: number, notice: Notice, extra: Partial<OptInActionData>
 
 /** Maps a service result to the notice of the spec's catalogue. */
 export function optInOutcome(result: SmsOptInResult): OptInOutcome {
+  if (result.ok && result.pending) {
+    // Double opt-in: the same success shape plus `pending`, so the original's callers keep working.
+    const pending = outcome(200, NOTICES.optInConfirmPending);
+    return { ...pending, answer: { ...pending.answer, pending: true }, actionData: { ...pending.actionData, pending: true } };
+  }
   if (result.ok) return outcome(200, NOTICES.optInSuccess);
   switch (result.code) {
     case "terms_consent_required":
@@ -41,6 +46,11 @@ function submittedValues(fields: unknown) {
   const record = (fields ?? {}) as Record<string, unknown>;
   const text = (name: string) => (typeof record[name] === "string" ? (record[name] as string).slice(0, 100) : "");
   return { firstName: text("firstName"), lastName: text("lastName"), phone: text("phone") };
+}
+
+/** The opt-in rules the configuration sets, for every form that subscribes a number. */
+export function smsOptInSettings(env: Env) {
+  return { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY, doubleOptIn: env.SMS_DOUBLE_OPT_IN, postbackUrl: env.CONVERSION_POSTBACK_URL };
 }
 
 /** Shared by the opt-in page's form action and POST /api/phone-optin. */
@@ -75,7 +85,7 @@ async function evaluateOptIn(fields: unknown, evidence: RequestEvidence): Promis
   const result = await optInToSms(
     db,
     { ...parsed.data, source: "opt-in", evidence },
-    { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY },
+    smsOptInSettings(env),
   );
   return optInOutcome(result);
 }

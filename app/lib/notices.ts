@@ -38,6 +38,12 @@ export const NOTICES = {
     description: "You're now subscribed to breaking market alerts!",
     variant: "success",
   },
+  /** With double opt-in (SMS_DOUBLE_OPT_IN): the number is subscribed only after the "Y" reply. */
+  optInConfirmPending: {
+    title: "Check Your Phone to Confirm",
+    description: "We just texted you. Reply Y to confirm your market alerts; nothing else is sent until you do.",
+    variant: "success",
+  },
   adminLoadFailed: { title: "Error", description: "Failed to load current SMS message", variant: "error" },
   adminSaveFailed: { title: "Error", description: "Failed to update welcome message", variant: "error" },
   adminSaved: { title: "Success", description: "Welcome message updated successfully!", variant: "success" },

@@ -32,14 +32,30 @@ describe("checkUsMobile", () => {
     ["(416) 234-5678", "not_us"],
     ["(787) 234-5678", "not_us"],
     ["+44 20 7946 0958", "not_us"],
-    ["(112) 456-7890", "invalid"],
-    ["(212) 056-7890", "invalid"],
+    ["(112) 456-7890", "area_code"],
+    ["(212) 056-7890", "exchange"],
   ])("refuses %s (%s) with a message that says why", (input, code) => {
     const result = checkUsMobile(input);
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.code).toBe(code);
       expect(result.message.length).toBeGreaterThan(20);
+    }
+  });
+
+  it.each([
+    ["(555) 123-4567", "fictional", /Area code 555 is reserved/],
+    ["1-555-234-5678", "fictional", /Area code 555 is reserved/],
+    ["123-456-7890", "area_code", /never start with 1, so 123 cannot be an area code/],
+    ["311-234-5678", "area_code", /311 is a service code/],
+    ["999-234-5678", "area_code", /Area code 999 is not in use/],
+    ["212-156-7890", "exchange", /never start with 1/],
+  ])("explains why ten digits %s cannot be a number (%s)", (input, code, message) => {
+    const result = checkUsMobile(input);
+    expect(result).toMatchObject({ ok: false, code });
+    if (!result.ok) {
+      expect(result.message).toMatch(message);
+      expect(result.message).not.toMatch(/valid 10-digit/);
     }
   });
 });

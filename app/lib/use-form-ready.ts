@@ -6,10 +6,15 @@ import { useCallback, useEffect, useState, type RefObject } from "react";
  * take seconds to hydrate), and the state is read once on mount and again on every change.
  */
 export function useFormReady(formRef: RefObject<HTMLFormElement | null>, isReady: (data: FormData) => boolean) {
-  const [ready, setReady] = useState(false);
+  return useFormValue(formRef, isReady, false);
+}
+
+/** Like useFormReady, for any value read from the form (e.g. the line saying what is still missing). */
+export function useFormValue<T extends string | boolean>(formRef: RefObject<HTMLFormElement | null>, read: (data: FormData) => T, initial: T) {
+  const [ready, setReady] = useState<T>(initial);
   const recompute = useCallback(() => {
-    if (formRef.current) setReady(isReady(new FormData(formRef.current)));
-  }, [formRef, isReady]);
+    if (formRef.current) setReady(read(new FormData(formRef.current)));
+  }, [formRef, read]);
 
   useEffect(() => {
     const form = formRef.current;

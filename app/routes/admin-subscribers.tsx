@@ -8,6 +8,7 @@ import { Card } from "~/components/ui/card";
 import { getDb } from "~/db/database.server";
 import { pageMeta } from "~/lib/route-meta";
 import { consentHistory, listSubscribers, optInsPerDay, PAGE_SIZE, subscriberCounts } from "~/services/admin/reports.server";
+import { describePostback, postbackStates } from "~/services/admin/postbacks.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -22,6 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     listSubscribers(db, { search, page }),
     selected && /^[0-9a-f-]{36}$/.test(selected) ? consentHistory(db, selected) : Promise.resolve(null),
   ]);
+  const postbacks = await postbackStates(db, list.rows.map((row) => row.id));
   return {
     counts,
     perDay,
@@ -29,7 +31,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     page,
     pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
     total: list.total,
-    rows: list.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
+    rows: list.rows.map((row) => ({
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      confirmBy: row.confirmBy?.toISOString() ?? null,
+      postback: describePostback(postbacks.get(row.id)),
+    })),
     selected,
     history: history?.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })) ?? null,
   };
@@ -98,6 +106,7 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
                 <th className="pr-3">Status</th>
                 <th className="pr-3">Source</th>
                 <th className="pr-3">Click id</th>
+                <th className="pr-3">Postback</th>
                 <th className="pr-3">Date</th>
                 <th>Consent</th>
               </tr>
@@ -113,6 +122,7 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
                   <td className="pr-3">{row.status}</td>
                   <td className="pr-3">{row.source}</td>
                   <td className="pr-3">{row.clickId}</td>
+                  <td className="pr-3">{row.postback}</td>
                   <td className="pr-3">{row.createdAt.slice(0, 10)}</td>
                   <td>
                     <Link to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(page), id: row.id })}#history`} className="text-accent-strong underline">

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/api.sms.inbound";
 import { getDb } from "~/db/database.server";
 import { getPublicSiteConfig } from "~/http/site.server";
+import { getEnv } from "~/http/env.server";
 import { logger } from "~/http/logger.server";
 import { EMPTY_TWIML, readTwilioWebhook } from "~/http/twilio-webhook.server";
 import { handleInboundSms } from "~/services/inbound-sms.server";
@@ -24,6 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
     await getDb(),
     { messageSid: MessageSid, from: From, body: Body ?? "", optOutType: fields.OptOutType },
     site,
+    { postbackUrl: getEnv().CONVERSION_POSTBACK_URL },
   );
   // A message no keyword matched goes to the log for a person to read (it may still be an opt-out).
   if (result.intent === "other") logger.warn({ messageSid: MessageSid, from: From, body: Body }, "inbound SMS needs review");

@@ -7,6 +7,8 @@ import { addInternalDnc, removeInternalDnc } from "./dnc.server";
 import { enqueueSms } from "./outbox.server";
 import { nudgeOutbox } from "./outbox-signal.server";
 import { getWelcomeConfig } from "./sms-config.server";
+import { isConfirmReply } from "./double-opt-in.server";
+import { enqueuePostback, nudgePostbacks, postbackRow } from "./conversion-postback.server";
 
 export type InboundSms = {
   messageSid: string;
@@ -18,7 +20,10 @@ export type InboundSms = {
 
 export type InboundSite = { name: string; email: string; phone: string };
 
-export type InboundResult = { intent: InboundIntent; changed: boolean; replied: boolean };
+/** `confirm` and `decline` are the answers to a pending double opt-in. */
+export type InboundResult = { intent: InboundIntent | "confirm" | "decline"; changed: boolean; replied: boolean };
+
+export type InboundOptions = { postbackUrl?: string | null; now?: () => Date };
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -43,10 +48,11 @@ async function subscriberFor(tx: Tx, e164: string, status: "opted_out" | "active
  * with a new consent event. The inbound MessageSid keys every reply, so a webhook Twilio
  * delivers twice changes and sends nothing twice.
  */
-export async function handleInboundSms(db: Db, message: InboundSms, site: InboundSite): Promise<InboundResult> {
+export async function handleInboundSms(db: Db, message: InboundSms, site: InboundSite, options: InboundOptions = {}): Promise<InboundResult> {
   const intent = classifyInbound(message.body);
+  const confirmWord = isConfirmReply(message.body);
   const phone = checkUsMobile(message.from);
-  if (!phone.ok || intent === "other") return { intent, changed: false, replied: false };
+  if (!phone.ok || (intent === "other" && !confirmWord)) return { intent, changed: false, replied: false };
   // When Twilio matched the keyword it has already replied; a second reply would break the one-confirmation rule.
   const twilioReplied = Boolean(message.optOutType);
   const inbound = { inboundMessageSid: message.messageSid, inboundBody: message.body.slice(0, 1600), phoneE164: phone.e164 };
@@ -58,6 +64,13 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
       .where(eq(consentEvents.inboundMessageSid, message.messageSid))
       .limit(1);
     if (seen) return { changed: false, replied: false };
+
+    if (confirmWord || intent === "stop") {
+      const answered = await answerDoubleOptIn(tx, { confirm: confirmWord, e164: phone.e164, national: phone.national, inbound, twilioReplied, site, options });
+      if (answered) return answered;
+    }
+    // A "Y" from a number with no pending double opt-in is not a keyword: left for review.
+    if (intent === "other") return { changed: false, replied: false };
 
     if (intent === "help") {
       const queued = twilioReplied
@@ -109,5 +122,65 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
   });
 
   if (result.replied) nudgeOutbox();
-  return { intent, ...result };
+  if ("postback" in result && result.postback) nudgePostbacks();
+  const answer = "answer" in result ? result.answer : intent;
+  return { intent: answer, changed: result.changed, replied: result.replied };
+}
+
+/**
+ * The reply to a pending double opt-in (COMPLIANCE.md 1.4): Y or YES confirms (evidence with the
+ * inbound SID and body, then the welcome and the conversion postback); N, NO or any opt-out
+ * wording declines it, which is an opt-out. Null when the number has no pending opt-in.
+ */
+async function answerDoubleOptIn(
+  tx: Tx,
+  reply: {
+    confirm: boolean;
+    e164: string;
+    national: string;
+    inbound: { inboundMessageSid: string; inboundBody: string; phoneE164: string };
+    twilioReplied: boolean;
+    site: InboundSite;
+    options: InboundOptions;
+  },
+) {
+  const [pending] = await tx
+    .select({ id: subscribers.id, clickId: subscribers.clickId })
+    .from(subscribers)
+    .where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, reply.e164), eq(subscribers.status, "pending")))
+    .for("update");
+  if (!pending) return null;
+  const { inbound, twilioReplied } = reply;
+
+  if (reply.confirm) {
+    await tx.update(subscribers).set({ status: "active", confirmBy: null, updatedAt: sql`now()` }).where(eq(subscribers.id, pending.id));
+    await tx.insert(consentEvents).values({ subscriberId: pending.id, channel: "sms", action: "doi_confirmed", source: "sms", ...inbound });
+    // A YES that Twilio matched (OptOutType=START) was already answered by Twilio's opt-in reply.
+    const queued = twilioReplied
+      ? null
+      : await enqueueSms(tx, {
+          toPhone: reply.e164,
+          body: (await getWelcomeConfig(tx)).welcomeMessage,
+          kind: "welcome",
+          dedupeKey: `welcome:${inbound.inboundMessageSid}`,
+          subscriberId: pending.id,
+        });
+    const at = reply.options.now?.() ?? new Date();
+    const postback = await enqueuePostback(tx, pending.id, postbackRow(reply.options.postbackUrl, { clickId: pending.clickId, event: "doi_confirmed", at }));
+    return { answer: "confirm" as const, changed: true, replied: Boolean(queued), postback };
+  }
+
+  await tx.update(subscribers).set({ status: "declined", confirmBy: null, updatedAt: sql`now()` }).where(eq(subscribers.id, pending.id));
+  await addInternalDnc(tx, reply.national);
+  await tx.insert(consentEvents).values({ subscriberId: pending.id, channel: "sms", action: "doi_declined", source: "sms", ...inbound });
+  const queued = twilioReplied
+    ? null
+    : await enqueueSms(tx, {
+        toPhone: reply.e164,
+        body: stopConfirmation(reply.site.name),
+        kind: "stop_confirmation",
+        dedupeKey: `stop:${inbound.inboundMessageSid}`,
+        subscriberId: pending.id,
+      });
+  return { answer: "decline" as const, changed: true, replied: Boolean(queued), postback: false };
 }

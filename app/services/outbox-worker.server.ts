@@ -24,6 +24,8 @@ function blockReason(message: ClaimedMessage) {
   if (message.optedOut) return "the number opted out (on our Do-Not-Call list)";
   if (message.kind === "test") return null;
   if (!message.subscriberId) return "no subscriber consent on record";
+  // The request for a "Y" goes only while its double opt-in is still waiting for the answer.
+  if (message.kind === "doi_request") return message.subscriberStatus === "pending" ? null : `the subscriber is ${message.subscriberStatus ?? "missing"}, not pending`;
   if (message.subscriberStatus !== "active") return `the subscriber is ${message.subscriberStatus ?? "missing"}, not active`;
   return null;
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { consentEvents, subscribers } from "~/db/schema";
+import { consentEvents, conversionPostbacks, subscribers } from "~/db/schema";
 import { checkUsMobile } from "~/lib/phone";
 import { consentTexts } from "./consent.server";
 import { lookupDnc } from "./dnc.server";
@@ -10,6 +10,8 @@ import { nudgeOutbox } from "./outbox-signal.server";
 import { getWelcomeConfig } from "./sms-config.server";
 import { rowSql } from "~/db/sql-values.server";
 import { SMS_CONFIG_ID } from "~/db/seed.server";
+import { confirmByFrom, doubleOptInRequest } from "./double-opt-in.server";
+import { enqueuePostback, nudgePostbacks, postbackRow, type PostbackRow } from "./conversion-postback.server";
 
 export type DncPolicy = "refuse" | "allow_with_consent";
 
@@ -24,18 +26,29 @@ export type SmsOptInInput = {
   evidence: RequestEvidence;
 };
 
-export type SmsOptInSettings = { siteName: string; dncPolicy: DncPolicy };
+export type SmsOptInSettings = {
+  siteName: string;
+  dncPolicy: DncPolicy;
+  /** SMS_DOUBLE_OPT_IN: the subscription waits for a "Y" reply before it is active. */
+  doubleOptIn?: boolean;
+  /** CONVERSION_POSTBACK_URL: a conversion call is queued for opt-ins that carry a click id. */
+  postbackUrl?: string | null;
+  /** The clock (tests fix it); the database's own now() still stamps the rows. */
+  now?: () => Date;
+};
 
 export type SmsOptInResult =
-  | { ok: true; subscriberId: string; created: boolean }
+  | { ok: true; subscriberId: string; created: boolean; pending: boolean }
   | { ok: false; code: "terms_consent_required" | "sms_consent_required" }
   | { ok: false; code: "invalid_phone"; message: string }
   | { ok: false; code: "dnc" };
 
 /**
  * A web opt-in to SMS alerts. Idempotent by phone number: a repeat or a double click answers the
- * same success and queues no second welcome. On success the subscriber, the consent evidence and
- * the welcome text are written in one transaction, so none exists without the others.
+ * same success and queues no second welcome. On success the subscriber, the consent evidence,
+ * the first text and the conversion postback are written in one transaction, so none exists
+ * without the others. With double opt-in the subscriber is `pending` and the first text asks for
+ * a "Y" (COMPLIANCE.md 1.4); the welcome and the postback wait for that reply.
  */
 export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptInSettings): Promise<SmsOptInResult> {
   if (!input.termsConsent) return { ok: false, code: "terms_consent_required" };
@@ -87,23 +100,31 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
     return { ok: false, code: "dnc" };
   }
 
+  const now = settings.now?.() ?? new Date();
+  const doubleOptIn = settings.doubleOptIn === true;
+  const confirmBy = doubleOptIn ? confirmByFrom(now) : null;
+  const firstText = doubleOptIn ? { kind: "doi_request" as const, body: doubleOptInRequest(settings.siteName) } : { kind: "welcome" as const, body: null };
   const subscriberValues = {
     channel: "sms" as const,
     phoneE164: phone.e164,
     firstName: input.firstName,
     lastName: input.lastName,
-    status: "active" as const,
+    status: doubleOptIn ? ("pending" as const) : ("active" as const),
     source: input.source,
     clickId: input.clickId ?? null,
+    confirmBy,
   };
   const eventValues = { channel: "sms" as const, action: "opt_in" as const, ...evidence };
+  // With double opt-in the conversion is the confirmation (only confirmed numbers are subscribers).
+  const postback = doubleOptIn ? null : postbackRow(settings.postbackUrl, { clickId: input.clickId, event: "opt_in", at: now });
 
-  // A new number (the usual case): subscriber, consent event and welcome text in one statement,
-  // which PostgreSQL runs atomically; the welcome text is read from sms_config in the same statement.
-  const fresh = await insertNewSmsSubscriber(db, phone.e164, subscriberValues, eventValues);
+  // A new number (the usual case): subscriber, consent event, first text and postback in one
+  // statement, which PostgreSQL runs atomically; the welcome text is read from sms_config in it.
+  const fresh = await insertNewSmsSubscriber(db, phone.e164, subscriberValues, eventValues, firstText, postback);
   if (fresh) {
     nudgeOutbox();
-    return { ok: true, subscriberId: fresh, created: true };
+    if (fresh.postback) nudgePostbacks();
+    return { ok: true, subscriberId: fresh.id, created: true, pending: doubleOptIn };
   }
 
   const result = await db.transaction(async (tx) => {
@@ -113,40 +134,69 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
       .where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, phone.e164)))
       .for("update");
     if (!existing) throw new Error("subscriber vanished during opt-in");
-    // Already subscribed: the same success, no second consent event, no second welcome.
-    if (existing.status === "active") return { subscriberId: existing.id, queued: false };
+    // Already subscribed (or already asked to confirm): the same success, no second consent
+    // event, no second text; a repeated request for a "Y" would be the reminder 1.4 rules out.
+    if (existing.status === "active") return { subscriberId: existing.id, queued: false, postback: false, pending: false };
+    if (existing.status === "pending") return { subscriberId: existing.id, queued: false, postback: false, pending: true };
     await tx
       .update(subscribers)
-      .set({ status: "active", firstName: input.firstName, lastName: input.lastName, clickId: input.clickId ?? null, updatedAt: sql`now()` })
+      .set({
+        status: subscriberValues.status,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        clickId: input.clickId ?? null,
+        confirmBy,
+        updatedAt: sql`now()`,
+      })
       .where(eq(subscribers.id, existing.id));
     const [event] = await tx
       .insert(consentEvents)
       .values({ subscriberId: existing.id, ...eventValues })
       .returning({ id: consentEvents.id });
-    const welcome = await getWelcomeConfig(tx);
+    const body = firstText.body ?? (await getWelcomeConfig(tx)).welcomeMessage;
     await enqueueSms(tx, {
       toPhone: phone.e164,
-      body: welcome.welcomeMessage,
-      kind: "welcome",
-      dedupeKey: `welcome:${event!.id}`,
+      body,
+      kind: firstText.kind,
+      dedupeKey: `${firstText.kind === "welcome" ? "welcome" : "doi"}:${event!.id}`,
       subscriberId: existing.id,
     });
-    return { subscriberId: existing.id, queued: true };
+    const postbackQueued = await enqueuePostback(tx, existing.id, postback);
+    return { subscriberId: existing.id, queued: true, postback: postbackQueued, pending: doubleOptIn };
   });
 
   if (result.queued) nudgeOutbox();
-  return { ok: true, subscriberId: result.subscriberId, created: false };
+  if (result.postback) nudgePostbacks();
+  return { ok: true, subscriberId: result.subscriberId, created: false, pending: result.pending };
 }
 
-/** Inserts subscriber, consent event and welcome text together; null when the number already exists. */
+/**
+ * Inserts subscriber, consent event, first text (the welcome, or the request for a "Y") and the
+ * postback together; null when the number already exists. The postback row's subscriber id is
+ * filled in from the inserted subscriber.
+ */
 async function insertNewSmsSubscriber(
   db: Db,
   e164: string,
   subscriber: typeof subscribers.$inferInsert,
   event: Omit<typeof consentEvents.$inferInsert, "subscriberId">,
+  firstText: { kind: "welcome" | "doi_request"; body: string | null },
+  postback: PostbackRow | null,
 ) {
   const s = rowSql(subscribers, subscriber);
   const e = rowSql(consentEvents, event);
+  const message =
+    firstText.kind === "welcome"
+      ? sql`SELECT ${e164}, c.welcome_message, 'welcome', 'welcome:' || e.id, e.subscriber_id
+            FROM e CROSS JOIN sms_config c WHERE c.id = ${SMS_CONFIG_ID}`
+      : sql`SELECT ${e164}, ${firstText.body}, 'doi_request', 'doi:' || e.id, e.subscriber_id FROM e`;
+  const p = postback ? rowSql(conversionPostbacks, postback) : null;
+  const postbackCte = p
+    ? sql`, p AS (
+      INSERT INTO conversion_postbacks (subscriber_id, ${p.columns}) SELECT s.id, ${p.values} FROM s
+      RETURNING id
+    )`
+    : sql``;
   const result = await db.execute<{ subscriber_id: string | null }>(sql`
     WITH s AS (
       INSERT INTO subscribers (${s.columns}) VALUES (${s.values})
@@ -157,10 +207,10 @@ async function insertNewSmsSubscriber(
       RETURNING id, subscriber_id
     ), m AS (
       INSERT INTO sms_messages (to_phone, body, kind, dedupe_key, subscriber_id)
-      SELECT ${e164}, c.welcome_message, 'welcome', 'welcome:' || e.id, e.subscriber_id
-      FROM e CROSS JOIN sms_config c WHERE c.id = ${SMS_CONFIG_ID}
+      ${message}
       RETURNING id
-    )
+    )${postbackCte}
     SELECT (SELECT id FROM s) AS subscriber_id, (SELECT id FROM m) AS message_id`);
-  return result.rows[0]?.subscriber_id ?? null;
+  const id = result.rows[0]?.subscriber_id ?? null;
+  return id ? { id, postback: Boolean(p) } : null;
 }

@@ -23,10 +23,14 @@ test.describe("the newsletter section", () => {
     await expect(submit).toBeDisabled();
     await fillNewsletter(page, { email: uniqueEmail() });
     await expect(submit).toBeDisabled();
+    await expect(submit).toHaveAccessibleDescription("Still needed: the Terms of Service box.");
     await newsletter(page).getByLabel(/I agree to the/).check();
     await expect(submit).toBeEnabled();
+    await expect(submit).not.toHaveAttribute("aria-describedby");
     await newsletter(page).getByLabel("Email").fill("");
     await expect(submit).toBeDisabled();
+    await expect(submit).toHaveAccessibleDescription("Still needed: email.");
+    await expect(newsletter(page).getByText("Still needed: email.")).toBeVisible();
   });
 
   test("success: the notice names the product and every field resets", async ({ page }) => {
@@ -75,6 +79,10 @@ test.describe("the newsletter section", () => {
       await fillNewsletter(page, { email: uniqueEmail(), terms: true });
       await newsletter(page).getByRole("button", { name: "Subscribe" }).click();
       await expect(page.getByRole("status")).toContainText("Successfully Subscribed!");
+      // The answer is a whole page: it opens at the form with its notice in view, not at the top.
+      await expect(page).toHaveURL(/\/home#newsletter$/);
+      await expect(page.getByRole("status")).toBeInViewport();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
     });
   });
 });

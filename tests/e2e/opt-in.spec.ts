@@ -52,16 +52,28 @@ test("shows the full SMS disclosure with links to the terms and privacy pages", 
   await expect(form.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy");
 });
 
-test("submit stays disabled until names, phone and terms consent are there", async ({ page }) => {
+test("submit follows the server's rule (names, phone, both boxes) and says what is still missing", async ({ page }) => {
   await gotoHydrated(page, "/opt-in");
   const submit = page.getByRole("button", { name: "JOIN FREE ALERTS" });
+  const hint = async () => {
+    const id = await submit.getAttribute("aria-describedby");
+    return id ? page.locator(`[id="${id}"]`).innerText() : null;
+  };
   await expect(submit).toBeDisabled();
+  expect(await hint()).toBe("Still needed: first name, last name, mobile phone, the SMS alerts box and the Terms of Service box.");
   await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile() });
-  await expect(submit).toBeDisabled();
+  await expect.poll(hint).toBe("Still needed: the SMS alerts box and the Terms of Service box.");
   await fill(page, { terms: true });
+  // The Terms box alone is not enough: the server needs the SMS box too (decision 007).
+  await expect(submit).toBeDisabled();
+  await expect.poll(hint).toBe("Still needed: the SMS alerts box.");
+  await expect(submit).toHaveAccessibleDescription("Still needed: the SMS alerts box.");
+  await fill(page, { sms: true });
   await expect(submit).toBeEnabled();
+  expect(await hint()).toBeNull();
   await page.getByLabel("Last Name").fill("  ");
   await expect(submit).toBeDisabled();
+  await expect.poll(hint).toBe("Still needed: last name.");
 });
 
 test("success: Welcome Patriot!, the form clears, and the browser goes to /blog after 1.5 s", async ({ page }) => {
@@ -82,6 +94,19 @@ test("success: Welcome Patriot!, the form clears, and the browser goes to /blog 
   await page.waitForURL(/\/blog$/);
   expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Market Insights");
+  // The blog starts at the top, not at the form's scroll position.
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test("at phone size the blog also starts at the top after a successful opt-in", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await gotoHydrated(page, "/opt-in");
+  await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
+  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+  await page.waitForURL(/\/blog$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Market Insights");
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
 });
 
 test("the same number twice is the same success", async ({ page }) => {
@@ -112,6 +137,15 @@ test("a number that cannot get texts: Subscription Error with the server's reaso
   await expect(page.getByText("555 numbers are reserved").first()).toBeVisible();
 });
 
+test("ten digits that cannot be a number say why (area code 555 from a test link)", async ({ page }) => {
+  await gotoHydrated(page, "/opt-in?sub2=test-link&phone=5551234567&f_name=Test&l_name=Link");
+  await fill(page, { sms: true, terms: true });
+  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  await expect(toast(page)).toContainText("Area code 555 is reserved for examples and tests");
+  await expect(page.getByText("Area code 555 is reserved for examples and tests").first()).toBeVisible();
+  await expect(page.getByText("valid 10-digit")).toHaveCount(0);
+});
+
 test("a network failure: Subscription Error with the generic text", async ({ page }) => {
   await gotoHydrated(page, "/opt-in");
   await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
@@ -119,13 +153,6 @@ test("a network failure: Subscription Error with the generic text", async ({ pag
   await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
   await expect(toast(page)).toContainText("Subscription Error");
   await expect(toast(page)).toContainText("There was an issue with your subscription. Please try again.");
-});
-
-test("without the SMS box: Consent Required", async ({ page }) => {
-  await gotoHydrated(page, "/opt-in");
-  await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), terms: true });
-  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
-  await expect(toast(page)).toContainText("Consent Required");
 });
 
 test.describe("with JavaScript off", () => {
@@ -141,6 +168,14 @@ test.describe("with JavaScript off", () => {
     const html = await response.text();
     expect(html).toContain("Required Fields Missing");
     expect(html).toContain("Please fill in your first name, last name, and phone number.");
+  });
+
+  test("SMS box not ticked: Consent Required, the SMS box's notice", async ({ page }) => {
+    await page.goto("/opt-in");
+    await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), terms: true });
+    await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+    await expect(page.getByRole("alert")).toContainText("Consent Required");
+    await expect(page.getByRole("alert")).toContainText("Please check the box to agree to receive SMS market alerts.");
   });
 
   test("terms not ticked: Consent Required", async ({ page }) => {

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
-import { Link, useFetcher, useNavigate } from "react-router";
+import { useEffect, useId, useRef } from "react";
+import { Link, useFetcher } from "react-router";
 import { notify } from "~/lib/notify";
 import { BellRing, ShieldCheck, Zap } from "lucide-react";
 import { CheckboxField, Field } from "~/components/forms/field";
@@ -11,7 +11,8 @@ import { OPT_IN_REDIRECT_MS, type PublicSiteConfig } from "~/config/site";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import type { Notice } from "~/lib/notices";
 import { useHydrated } from "~/lib/use-hydrated";
-import { clearForm, filled, useFormReady } from "~/lib/use-form-ready";
+import { clearForm, useFormValue } from "~/lib/use-form-ready";
+import { missingForOptIn, missingHint } from "~/lib/form-missing";
 
 export const OPT_IN_ACTION = "/opt-in";
 
@@ -21,13 +22,17 @@ export type OptInActionData = {
   form: "opt-in";
   success: boolean;
   dnc: boolean;
+  /** Double opt-in: subscribed once the person replies Y. */
+  pending?: boolean;
   notice: Notice;
   fieldErrors?: Partial<Record<"firstName" | "lastName" | "phone", string>>;
   /** What was submitted, so a page rendered without JavaScript keeps the person's typing. */
   values?: { firstName: string; lastName: string; phone: string };
 };
 
-const isComplete = (data: FormData) => filled(data, "firstName", "lastName", "phone") && data.get("termsConsent") === "on";
+/** The same rule as the server's: names, phone and both boxes (decision 007). */
+const stillNeeded = (data: FormData) => missingHint(missingForOptIn(data));
+const NOTHING_FILLED = stillNeeded(new FormData());
 
 const BENEFITS = [
   { icon: Zap, text: "Breaking market moves as they happen" },
@@ -45,10 +50,10 @@ export function OptInPage({
   serverResult?: OptInActionData;
 }) {
   const fetcher = useFetcher<OptInActionData>();
-  const navigate = useNavigate();
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
-  const complete = useFormReady(formRef, isComplete);
+  const hint = useFormValue(formRef, stillNeeded, NOTHING_FILLED);
+  const hintId = useId();
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
   const initial = serverResult && !serverResult.success && serverResult.values ? serverResult.values : prefill;
@@ -58,9 +63,11 @@ export function OptInPage({
     notify(fetcher.data.notice);
     if (!fetcher.data.success) return;
     if (formRef.current) clearForm(formRef.current);
-    const timer = setTimeout(() => navigate("/blog"), OPT_IN_REDIRECT_MS);
+    // A document load, not a client-side navigation: /blog ships no JavaScript (so no scroll
+    // restoration), and a fresh document starts at the top instead of at the form's scroll position.
+    const timer = setTimeout(() => window.location.assign("/blog"), OPT_IN_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [fetcher.data, navigate]);
+  }, [fetcher.data]);
 
   const errors = result && !result.success ? result.fieldErrors : undefined;
   const field = (name: "firstName" | "lastName" | "phone") => ({
@@ -145,9 +152,20 @@ export function OptInPage({
                   .
                 </CheckboxField>
               </div>
-              <Button type="submit" size="lg" className="mt-6 w-full" disabled={hydrated && (!complete || submitting)}>
+              <Button
+                type="submit"
+                size="lg"
+                className="mt-6 w-full"
+                disabled={hydrated && (hint !== "" || submitting)}
+                aria-describedby={hydrated && hint ? hintId : undefined}
+              >
                 {submitting ? "Joining..." : "JOIN FREE ALERTS"}
               </Button>
+              {hydrated && hint ? (
+                <p id={hintId} className="mt-2 text-center text-sm text-muted-foreground" aria-live="polite">
+                  {hint}
+                </p>
+              ) : null}
             </fetcher.Form>
           </section>
         </div>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { CheckboxField, Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
@@ -6,7 +6,8 @@ import { NoticeBanner } from "~/components/ui/notice-banner";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import type { Notice } from "~/lib/notices";
 import { notify } from "~/lib/notify";
-import { filled, useFormReady } from "~/lib/use-form-ready";
+import { useFormValue } from "~/lib/use-form-ready";
+import { missingForNewsletter, missingHint } from "~/lib/form-missing";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /** Where the newsletter form posts; the action answers with { notice, fieldErrors?, ok }. */
@@ -23,8 +24,8 @@ export type NewsletterActionData = {
   values?: { firstName: string; lastName: string; email: string; phone: string };
 };
 
-const isComplete = (data: FormData) =>
-  filled(data, "firstName", "lastName", "email", "phone") && data.get("termsConsent") === "on";
+const stillNeeded = (data: FormData) => missingHint(missingForNewsletter(data));
+const NOTHING_FILLED = stillNeeded(new FormData());
 
 export function NewsletterSection({
   siteName,
@@ -37,7 +38,8 @@ export function NewsletterSection({
   const fetcher = useFetcher<NewsletterActionData>();
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
-  const complete = useFormReady(formRef, isComplete);
+  const hint = useFormValue(formRef, stillNeeded, NOTHING_FILLED);
+  const hintId = useId();
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
   const kept = serverResult && !serverResult.ok ? serverResult.values : undefined;
@@ -68,7 +70,8 @@ export function NewsletterSection({
         <fetcher.Form
           ref={formRef}
           method="post"
-          action={NEWSLETTER_ACTION}
+          // Without JavaScript the answer is a new page: the fragment brings it back to this form and its notice.
+          action={hydrated ? NEWSLETTER_ACTION : `${NEWSLETTER_ACTION}#newsletter`}
           className="mt-8 rounded-lg bg-card p-6 text-card-foreground shadow-lg md:p-8"
           noValidate={hydrated}
         >
@@ -95,9 +98,20 @@ export function NewsletterSection({
               .
             </CheckboxField>
           </div>
-          <Button type="submit" size="lg" className="mt-6 w-full" disabled={hydrated && (!complete || submitting)}>
+          <Button
+            type="submit"
+            size="lg"
+            className="mt-6 w-full"
+            disabled={hydrated && (hint !== "" || submitting)}
+            aria-describedby={hydrated && hint ? hintId : undefined}
+          >
             {submitting ? "Subscribing..." : "Subscribe"}
           </Button>
+          {hydrated && hint ? (
+            <p id={hintId} className="mt-2 text-center text-sm text-muted-foreground" aria-live="polite">
+              {hint}
+            </p>
+          ) : null}
         </fetcher.Form>
       </div>
     </section>
