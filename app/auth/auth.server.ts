@@ -8,6 +8,7 @@ import * as schema from "~/db/schema";
 import type { Env } from "~/http/env.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { logger } from "~/http/logger.server";
+import { authLogSink } from "./auth-logger.server";
 import { EMAIL_MAX } from "~/lib/forms";
 import { enqueueEmail } from "~/services/email.server";
 import { clearFailedSignIns, failedSignInLock, recordFailedSignIn } from "./sign-in-lock.server";
@@ -36,6 +37,8 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
     secret: options.secret,
     trustedOrigins: [env.SITE_URL],
     telemetry: { enabled: false },
+    // Its own console lines (coloured text) become pino JSON; pino's level decides what is written.
+    logger: { level: "debug", disableColors: true, log: authLogSink(logger) },
     database: drizzleAdapter(db, { provider: "pg", schema, transaction: true }),
     emailAndPassword: {
       enabled: true,

@@ -71,6 +71,12 @@ export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {
   override name = "EnvError";
+  /** One line per bad setting, e.g. "PORT: Invalid input". */
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join("\n")}`);
+    this.problems = problems;
+  }
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
@@ -78,8 +84,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const defined = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = EnvSchema.safeParse(defined);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
   return result.data;
 }
