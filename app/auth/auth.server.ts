@@ -8,6 +8,7 @@ import * as schema from "~/db/schema";
 import type { Env } from "~/http/env.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { logger } from "~/http/logger.server";
+import { authLogSink } from "./auth-logger.server";
 import { EMAIL_MAX } from "~/lib/forms";
 import { enqueueEmail } from "~/services/email.server";
 import { clearFailedSignIns, failedSignInLock, recordFailedSignIn } from "./sign-in-lock.server";
@@ -20,6 +21,27 @@ export const ADMIN_ROLE = "admin";
 const PASSWORD_PATHS = new Set(["/sign-up/email", "/reset-password", "/change-password"]);
 const ACCOUNT_FIELD_PATHS = new Set(["/sign-up/email", "/update-user"]);
 export const ACCOUNT_NAME_MAX = 100;
+
+/** better-auth's limiter (seconds), kept in its `rate_limit` table. */
+export const AUTH_RATE_LIMITS = {
+  window: 60,
+  max: 100,
+  customRules: {
+    "/sign-in/email": { window: 10, max: 3 },
+    "/sign-up/email": { window: 60, max: 5 },
+    "/request-password-reset": { window: 60, max: 3 },
+    "/send-verification-email": { window: 60, max: 3 },
+    "/change-email": { window: 60, max: 3 },
+    "/two-factor/verify-totp": { window: 10, max: 3 },
+    "/two-factor/verify-backup-code": { window: 10, max: 3 },
+  },
+};
+
+/** Past this, no row of better-auth's limiter counts any more (housekeeping deletes it). */
+export const AUTH_RATE_LIMIT_LONGEST_WINDOW = Math.max(
+  AUTH_RATE_LIMITS.window,
+  ...Object.values(AUTH_RATE_LIMITS.customRules).map((rule) => rule.window),
+);
 
 /**
  * better-auth with our rules: e-mail verification before sign-in, 6-character minimum plus a
@@ -36,6 +58,8 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
     secret: options.secret,
     trustedOrigins: [env.SITE_URL],
     telemetry: { enabled: false },
+    // Its own console lines (coloured text) become pino JSON; pino's level decides what is written.
+    logger: { level: "debug", disableColors: true, log: authLogSink(logger) },
     database: drizzleAdapter(db, { provider: "pg", schema, transaction: true }),
     emailAndPassword: {
       enabled: true,
@@ -63,20 +87,7 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
       updateAge: 3600,
     },
     user: { deleteUser: { enabled: false } },
-    rateLimit: {
-      enabled: true,
-      storage: "database",
-      window: 60,
-      max: 100,
-      customRules: {
-        "/sign-in/email": { window: 10, max: 3 },
-        "/sign-up/email": { window: 60, max: 5 },
-        "/request-password-reset": { window: 60, max: 3 },
-        "/send-verification-email": { window: 60, max: 3 },
-        "/two-factor/verify-totp": { window: 10, max: 3 },
-        "/two-factor/verify-backup-code": { window: 10, max: 3 },
-      },
-    },
+    rateLimit: { enabled: true, storage: "database", ...AUTH_RATE_LIMITS },
     advanced: {
       // Our server puts the trusted client address in X-Forwarded-For (server/client-ip.ts).
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },

@@ -1,6 +1,6 @@
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 import { categorySlugOf } from "~/config/categories";
-import { firstParagraph, renderMarkdown } from "~/lib/markdown.server";
+import { firstParagraph, renderMarkdown, typographicText } from "~/lib/markdown.server";
 import { getArticle } from "./index";
 
 /** Everything an article page shows, with the Markdown rendered; null when there is no such article. */
@@ -20,7 +20,7 @@ export function loadArticlePage(slug: string, site: PublicSiteConfig) {
     image: article.image,
     imageAlt: article.imageAlt,
     readingMinutes: article.readingMinutes,
-    intro: fillPlaceholders(firstParagraph(intro), site),
+    intro: typographicText(fillPlaceholders(firstParagraph(intro), site)),
     bodyHtml: renderMarkdown(rest.join("\n\n"), site),
   };
 }

@@ -49,6 +49,8 @@ export const EnvSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).default("Patriot Investor <no-reply@patriotinvestor.example>"),
   ADMIN_REQUIRE_2FA: BooleanFromString,
+  /** How often each process deletes passed rate-limit windows, expired sessions and tokens. */
+  HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits").optional(),
   TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
   TWILIO_FROM: z.string().regex(/^\+[1-9][0-9]{6,14}$/, "must be an E.164 number such as +18005550199").optional(),
@@ -78,6 +80,12 @@ export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {
   override name = "EnvError";
+  /** One line per bad setting, e.g. "PORT: Invalid input". */
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join("\n")}`);
+    this.problems = problems;
+  }
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
@@ -85,8 +93,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const defined = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = EnvSchema.safeParse(defined);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
   return result.data;
 }

@@ -1,46 +1,56 @@
 import { openFirstAdminSetup } from "~/auth/first-admin-setup.server";
 import { closeDatabase, getDatabase } from "~/db/database.server";
-import { startOutboxWorker, type OutboxWorker } from "~/services/outbox-worker.server";
+import { startOutboxWorker } from "~/services/outbox-worker.server";
 import { startEmailWorker } from "~/services/email.server";
 import { createLogEmailTransport, createSmtpTransport } from "~/services/email-transport.server";
 import type { JobLoop } from "~/services/job-loop.server";
 import { startPostbackWorker } from "~/services/conversion-postback.server";
 import { startDoubleOptInExpiry } from "~/services/double-opt-in.server";
+import { startHousekeeping } from "~/services/housekeeping.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 import { smsTransportFromEnv } from "./sms-transport-from-env.server";
 
-let worker: OutboxWorker | undefined;
-let emailWorker: JobLoop | undefined;
-let postbackWorker: JobLoop | undefined;
-let doubleOptInExpiry: JobLoop | undefined;
+/** Every job loop of this process; each stops after the message or batch it is working on. */
+let jobs: JobLoop[] = [];
 
-/** Opens (and migrates) the database and starts the SMS outbox worker. */
+/** Opens (and migrates) the database and starts the job loops. */
 export async function startRuntime() {
   const env = getEnv();
   const database = await getDatabase();
+  const { db } = database;
   const transport = smsTransportFromEnv(env);
-  worker = startOutboxWorker({ db: database.db, transport, logger });
   const mail = env.SMTP_URL
     ? createSmtpTransport(env.SMTP_URL, env.MAIL_FROM)
     : createLogEmailTransport((entry, message) => logger.info(entry, message));
-  emailWorker = startEmailWorker({ db: database.db, transport: mail, logger });
-  // Both run whatever the settings: postbacks queued before a restart still go, and opt-ins left
-  // pending when double opt-in is switched off still expire.
-  postbackWorker = startPostbackWorker({ db: database.db, logger });
-  doubleOptInExpiry = startDoubleOptInExpiry({ db: database.db, logger });
-  logger.info({ database: database.kind, smsTransport: transport.name, mailTransport: mail.name, dncPolicy: env.DNC_POLICY, doubleOptIn: env.SMS_DOUBLE_OPT_IN, conversionPostbacks: Boolean(env.CONVERSION_POSTBACK_URL) }, "runtime started");
-  const setupUrl = await openFirstAdminSetup(database.db, env.SITE_URL);
+  jobs = [
+    startOutboxWorker({ db, transport, logger }),
+    startEmailWorker({ db, transport: mail, logger }),
+    // Both run whatever the settings: postbacks queued before a restart still go, and opt-ins left
+    // pending when double opt-in is switched off still expire.
+    startPostbackWorker({ db, logger }),
+    startDoubleOptInExpiry({ db, logger }),
+    startHousekeeping({ db, logger, intervalMs: env.HOUSEKEEPING_INTERVAL_SECONDS * 1000 }),
+  ];
+  logger.info(
+    {
+      database: database.kind,
+      smsTransport: transport.name,
+      mailTransport: mail.name,
+      dncPolicy: env.DNC_POLICY,
+      doubleOptIn: env.SMS_DOUBLE_OPT_IN,
+      conversionPostbacks: Boolean(env.CONVERSION_POSTBACK_URL),
+    },
+    "runtime started",
+  );
+  const setupUrl = await openFirstAdminSetup(db, env.SITE_URL);
   if (setupUrl) logger.warn({ setupUrl }, `No admin account yet. Create the first one at ${setupUrl} (valid once, until the server restarts), or run npm run admin:create.`);
   return database;
 }
 
 /** Finishes the message being sent, then closes the database. */
 export async function stopRuntime() {
-  await Promise.all([worker?.stop(), emailWorker?.stop(), postbackWorker?.stop(), doubleOptInExpiry?.stop()]);
-  worker = undefined;
-  emailWorker = undefined;
-  postbackWorker = undefined;
-  doubleOptInExpiry = undefined;
+  await Promise.all(jobs.map((job) => job.stop()));
+  jobs = [];
   await closeDatabase();
 }

@@ -1,7 +1,29 @@
 import { Marked } from "marked";
+import { markedSmartypants } from "marked-smartypants";
+import { smartypantsu } from "smartypants";
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 
-const marked = new Marked({ gfm: true, async: false });
+/** The characters SmartyPants rewrites; as entities they are left alone. */
+const SMARTYPANTS_CHARACTERS = /[-.'"`]/g;
+
+/**
+ * SmartyPants turns quotes, apostrophes, "--" (an em dash, as our editors use it) and "..." into
+ * their typographic forms in the rendered HTML, skipping code, preformatted text and attributes.
+ * A bare address shown as its own link text (https://example.com/a--b) must stay as typed.
+ */
+const marked = new Marked(
+  { gfm: true, async: false },
+  {
+    renderer: {
+      link(token) {
+        if (token.text !== token.href && `mailto:${token.text}` !== token.href) return false;
+        const text = escapeHtml(token.text).replace(SMARTYPANTS_CHARACTERS, (char) => `&#${char.charCodeAt(0)};`);
+        return `<a href="${escapeHtml(token.href)}">${text}</a>`;
+      },
+    },
+  },
+  markedSmartypants({ config: 1 }),
+);
 
 /**
  * Renders trusted Markdown from content/ to HTML. Placeholders such as {{siteName}} are filled
@@ -20,6 +42,11 @@ export function renderMarkdown(markdown: string, site: PublicSiteConfig) {
 
 function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** The same typography for plain text that React prints (an article's intro paragraph). */
+export function typographicText(text: string) {
+  return smartypantsu(text, 1);
 }
 
 /** The first paragraph of a Markdown body as plain text (article intros, meta fallbacks). */

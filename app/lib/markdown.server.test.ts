@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { renderMarkdown, typographicText } from "./markdown.server";
+
+const site = { name: "Patriot Investor" } as Parameters<typeof renderMarkdown>[1];
+const render = (markdown: string) => renderMarkdown(markdown, site);
+
+describe("typography in rendered Markdown", () => {
+  it("prints an em dash for two hyphens, curly quotes and apostrophes, and an ellipsis", () => {
+    expect(render(`"ESG" investing -- short for it's "governance"... and 'that'`)).toBe(
+      "<p>&#8220;ESG&#8221; investing &#8212; short for it&#8217;s &#8220;governance&#8221;&#8230; and &#8216;that&#8217;</p>\n",
+    );
+  });
+
+  it("leaves code spans and code blocks as typed", () => {
+    const html = render('Run `a -- "b"` now.\n\n```\nx -- "y" ...\n```');
+    expect(html).toContain("<code>a -- &quot;b&quot;</code>");
+    expect(html).toContain("<pre><code>x -- &quot;y&quot; ...\n</code></pre>");
+  });
+
+  it("leaves link targets and bare addresses as typed", () => {
+    const html = render('See [the "guide"](https://example.com/a--b) or https://example.com/x--y... today');
+    expect(html).toContain('<a href="https://example.com/a--b">the &#8220;guide&#8221;</a>');
+    expect(html).toContain('<a href="https://example.com/x--y">https://example&#46;com/x&#45;&#45;y</a>&#8230; today');
+  });
+
+  it("gives plain text the same typography as Unicode characters", () => {
+    expect(typographicText(`"ESG" investing -- short for it's...`)).toBe("\u201cESG\u201d investing \u2014 short for it\u2019s\u2026");
+  });
+});
