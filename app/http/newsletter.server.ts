@@ -48,7 +48,7 @@ export async function newsletterAction(request: Request) {
   const result = await subscribeToNewsletter(
     db,
     { ...parsed.data, evidence: requestEvidence(request) },
-    { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY },
+    { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY, siteUrl: env.SITE_URL },
   );
   if (!result.ok) {
     if (result.code === "invalid_phone") {
@@ -56,7 +56,10 @@ export async function newsletterAction(request: Request) {
     }
     return answer(400, false, NOTICES.consentRequired);
   }
-  // The e-mail sign-up stands even when the number cannot get texts; say so in a second notice.
-  const smsNotice = result.sms && !result.sms.ok && result.sms.code === "dnc" ? NOTICES.optInDnc : undefined;
-  return answer(200, true, newsletterSuccessNotice(env.SITE_NAME), smsNotice ? { extraNotice: smsNotice } : {});
+  // The spec's success notice stays; further notices ask for the confirmation and, when the number
+  // cannot get texts, say so (the e-mail sign-up stands).
+  const extraNotices: Notice[] = [];
+  if (result.confirmationSent) extraNotices.push(NOTICES.newsletterConfirmSent);
+  if (result.sms && !result.sms.ok && result.sms.code === "dnc") extraNotices.push(NOTICES.optInDnc);
+  return answer(200, true, newsletterSuccessNotice(env.SITE_NAME), extraNotices.length > 0 ? { extraNotices } : {});
 }

@@ -38,6 +38,11 @@ export const NOTICES = {
     description: "You're now subscribed to breaking market alerts!",
     variant: "success",
   },
+  newsletterConfirmSent: {
+    title: "Check Your Inbox",
+    description: "We sent you an e-mail: open the link in it to confirm your subscription.",
+    variant: "info",
+  },
   adminLoadFailed: { title: "Error", description: "Failed to load current SMS message", variant: "error" },
   adminSaveFailed: { title: "Error", description: "Failed to update welcome message", variant: "error" },
   adminSaved: { title: "Success", description: "Welcome message updated successfully!", variant: "success" },
