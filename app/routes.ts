@@ -18,6 +18,8 @@ export default [
     route("auth/forgot", "routes/auth.forgot.tsx"),
     route("auth/reset", "routes/auth.reset.tsx"),
     route("auth/two-factor", "routes/auth.two-factor.tsx"),
+    route("newsletter/confirm", "routes/newsletter.confirm.tsx"),
+    route("newsletter/preferences", "routes/newsletter.preferences.tsx"),
     layout("routes/admin-layout.tsx", [
       route("admin/sms", "routes/admin-sms.tsx"),
       route("admin/subscribers", "routes/admin-subscribers.tsx"),
@@ -34,6 +36,8 @@ export default [
   route("admin/subscribers.csv", "routes/admin-subscribers-csv.ts"),
   route("api/sms/inbound", "routes/api.sms.inbound.ts"),
   route("api/sms/status", "routes/api.sms.status.ts"),
+  route("newsletter/unsubscribe", "routes/newsletter.unsubscribe.ts"),
+  route("api/email/events/mailgun", "routes/api.email.events.mailgun.ts"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("rss.xml", "routes/rss[.]xml.ts"),

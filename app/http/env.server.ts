@@ -53,6 +53,12 @@ export const EnvSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
   TWILIO_FROM: z.string().regex(/^\+[1-9][0-9]{6,14}$/, "must be an E.164 number such as +18005550199").optional(),
   TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/).optional(),
+  /** Verifies Mailgun's event webhook (bounces, complaints) at /api/email/events/mailgun. */
+  MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(16).optional(),
+  /** The sender's postal address, printed in every newsletter (CAN-SPAM); required to send one. */
+  SITE_POSTAL_ADDRESS: z.string().trim().min(10).max(300).optional(),
+  /** Newsletters per second through SMTP (the provider's limit). */
+  NEWSLETTER_RATE: z.coerce.number().positive().max(10_000).default(50),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
 }).superRefine((env, ctx) => {
