@@ -86,10 +86,12 @@ export async function importNewsletterCsv(
   const valid: { line: number; row: z.infer<typeof ImportRowSchema> }[] = [];
   records.slice(1).forEach((record, index) => {
     const line = index + 2;
-    const raw = Object.fromEntries(header.map((name, column) => [name, csvValue(record[column] ?? "")]));
+    const raw: Record<string, string> = Object.fromEntries(header.map((name, column) => [name, csvValue(record[column] ?? "")]));
     if (record.length !== header.length) return refused.push({ line, email: String(raw.email ?? ""), reason: `has ${record.length} fields, the header ${header.length}` });
     if (Object.values(raw).some((value) => value.includes("\u0000"))) return refused.push({ line, email: "", reason: "contains a NUL character" });
-    const parsed = ImportRowSchema.safeParse(raw);
+    // An empty optional field means "not given" (its default), as in the export of a row without it.
+    const given = Object.fromEntries(Object.entries(raw).filter(([name, value]) => name === "email" || value !== ""));
+    const parsed = ImportRowSchema.safeParse(given);
     if (!parsed.success) return refused.push({ line, email: String(raw.email ?? "").slice(0, 254), reason: parsed.error.issues[0]!.message });
     if (seen.has(parsed.data.email)) return refused.push({ line, email: parsed.data.email, reason: "appears earlier in the file" });
     seen.add(parsed.data.email);
@@ -113,8 +115,9 @@ export async function importNewsletterCsv(
             status: row.status,
             source: row.source,
             emailToken: newLinkToken(),
-            confirmedAt: row.confirmed_at ? new Date(row.confirmed_at) : null,
-            ...(row.subscribed_at ? { createdAt: new Date(row.subscribed_at) } : {}),
+            // As text into PostgreSQL: a JavaScript Date would drop the microseconds.
+            confirmedAt: row.confirmed_at ? sql`${row.confirmed_at}::timestamptz` : null,
+            ...(row.subscribed_at ? { createdAt: sql`${row.subscribed_at}::timestamptz` } : {}),
           })),
         )
         .onConflictDoNothing({ target: subscribers.email, where: sql`${subscribers.channel} = 'email'` })
