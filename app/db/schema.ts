@@ -42,15 +42,23 @@ export const subscribers = pgTable(
     phoneRaw: text(),
     firstName: text().notNull(),
     lastName: text().notNull(),
-    /** `pending`, `expired` and `declined` exist only with double opt-in (SMS_DOUBLE_OPT_IN=true). */
-    status: text({ enum: ["active", "opted_out", "refused_dnc", "unsubscribed", "pending", "expired", "declined"] }).notNull(),
-    source: text({ enum: ["opt-in", "newsletter", "sms-keyword"] }).notNull(),
+    /**
+     * SMS: active, opted_out, refused_dnc; with double opt-in (SMS_DOUBLE_OPT_IN=true) also pending,
+     * expired and declined. E-mail: pending (not confirmed yet), active, unsubscribed, expired (never
+     * confirmed), bounced and complained (suppressed for good).
+     */
+    status: text({ enum: ["active", "opted_out", "refused_dnc", "unsubscribed", "pending", "expired", "declined", "bounced", "complained"] }).notNull(),
+    source: text({ enum: ["opt-in", "newsletter", "sms-keyword", "import"] }).notNull(),
     clickId: text(),
     utmSource: text(),
     utmMedium: text(),
     utmCampaign: text(),
     /** A pending double opt-in expires when this passes without a Y. */
     confirmBy: timestamp({ withTimezone: true }),
+    /** E-mail rows: when the person confirmed the address (POST on the confirmation page). */
+    confirmedAt: timestamp({ withTimezone: true }),
+    /** E-mail rows: the secret in every unsubscribe and preferences link; never expires. */
+    emailToken: text(),
     createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -59,6 +67,7 @@ export const subscribers = pgTable(
     uniqueIndex("subscribers_sms_phone_unique").on(table.phoneE164).where(sql`${table.channel} = 'sms'`),
     uniqueIndex("subscribers_email_unique").on(table.email).where(sql`${table.channel} = 'email'`),
     index("subscribers_created_at_idx").on(table.createdAt),
+    uniqueIndex("subscribers_email_token_unique").on(table.emailToken),
     check(
       "subscribers_identity",
       sql`(${table.channel} = 'sms' AND ${table.phoneE164} ~ '^\\+1[2-9][0-9]{9}$') OR (${table.channel} = 'email' AND ${table.email} IS NOT NULL AND ${table.email} = lower(${table.email}))`,
@@ -76,7 +85,23 @@ export const consentEvents = pgTable(
       .references(() => subscribers.id),
     channel: text({ enum: ["sms", "email"] }).notNull(),
     action: text({
-      enum: ["opt_in", "opt_out", "start", "help", "refused_dnc", "email_subscribe", "doi_confirmed", "doi_declined", "doi_expired"],
+      enum: [
+        "opt_in",
+        "opt_out",
+        "start",
+        "help",
+        "refused_dnc",
+        "email_subscribe",
+        "doi_confirmed",
+        "doi_declined",
+        "doi_expired",
+        "email_confirm",
+        "email_unsubscribe",
+        "email_resubscribe",
+        "email_bounce",
+        "email_complaint",
+        "email_import",
+      ],
     }).notNull(),
     phoneE164: text("phone_e164"),
     phoneRaw: text(),
@@ -203,7 +228,11 @@ export const emailMessages = pgTable(
     toAddress: text().notNull(),
     subject: text().notNull(),
     text: text().notNull(),
-    kind: text({ enum: ["verify_email", "reset_password", "notice"] }).notNull(),
+    kind: text({ enum: ["verify_email", "reset_password", "notice", "newsletter_confirm", "newsletter", "newsletter_test"] }).notNull(),
+    /** HTML part (newsletters); `text` is always the plain-text part. */
+    html: text(),
+    /** Extra headers as JSON, e.g. List-Unsubscribe and List-Unsubscribe-Post. */
+    headers: text(),
     status: text({ enum: ["queued", "sending", "sent", "failed"] }).notNull().default("queued"),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -246,4 +275,49 @@ export const conversionPostbacks = pgTable(
     index("conversion_postbacks_due_idx").on(table.status, table.nextAttemptAt),
     index("conversion_postbacks_subscriber_idx").on(table.subscriberId),
   ],
+);
+
+/** Newsletter confirmation links: single use, stored as a SHA-256 of the token, valid 7 days. */
+export const newsletterConfirmations = pgTable(
+  "newsletter_confirmations",
+  {
+    tokenSha256: text().primaryKey(),
+    subscriberId: uuid()
+      .notNull()
+      .references(() => subscribers.id),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("newsletter_confirmations_subscriber_idx").on(table.subscriberId)],
+);
+
+/** A newsletter issue: written in the admin, rendered once when it is sent. */
+export const newsletterIssues = pgTable("newsletter_issues", {
+  id: bigserial({ mode: "number" }).primaryKey(),
+  subject: text().notNull(),
+  previewText: text().notNull().default(""),
+  introMarkdown: text().notNull().default(""),
+  /** Article slugs of the digest, in order, comma separated. */
+  articleSlugs: text().notNull().default(""),
+  status: text({ enum: ["draft", "scheduled", "sending", "sent", "cancelled"] }).notNull().default("draft"),
+  scheduledAt: timestamp({ withTimezone: true }),
+  createdBy: text(),
+  createdAt: createdAt(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Provider events (bounces, complaints) already applied, so a redelivered webhook changes nothing twice. */
+export const emailEvents = pgTable(
+  "email_events",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    provider: text().notNull(),
+    eventId: text().notNull(),
+    event: text().notNull(),
+    email: text().notNull(),
+    detail: text(),
+    occurredAt: createdAt(),
+  },
+  (table) => [uniqueIndex("email_events_provider_event").on(table.provider, table.eventId)],
 );

@@ -26,7 +26,7 @@ import {
   type ImportResult,
 } from "./transfer.server";
 
-const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const };
+const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const, siteUrl: "http://localhost:3000" };
 const SITE = { name: "Patriot Investor", email: "info@patriotinvestor.example", phone: "1-800-555-0199" };
 const AWKWARD = `'; DROP TABLE subscribers;-- \\ $$ "quoted" 🇺🇸😀\nsecond line\r\n\ttab`;
 const DNC_ROWS = 20_000;

@@ -40,6 +40,11 @@ function mediaType(request: Request) {
 
 /** A form post (urlencoded) as a plain object of strings; 413 and 415 as BodyError. */
 export async function readFormBody(request: Request, maxBytes = FORM_BODY_LIMIT): Promise<Record<string, string>> {
+  return Object.fromEntries(await readFormParams(request, maxBytes));
+}
+
+/** A form post with every value of repeated fields (checkbox lists); 400, 413 and 415 as BodyError. */
+export async function readFormParams(request: Request, maxBytes = FORM_BODY_LIMIT): Promise<URLSearchParams> {
   const type = mediaType(request);
   if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") {
     throw new BodyError(415, REFUSALS.formType);
@@ -53,10 +58,15 @@ export async function readFormBody(request: Request, maxBytes = FORM_BODY_LIMIT)
     } catch {
       throw new BodyError(400, REFUSALS.badForm);
     }
-    return withoutNul(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string") as [string, string][]));
+    return paramsWithoutNul(new URLSearchParams([...form.entries()].filter(([, v]) => typeof v === "string") as [string, string][]));
   }
   const text = await readLimited(request, maxBytes);
-  return withoutNul(Object.fromEntries(new URLSearchParams(text)));
+  return paramsWithoutNul(new URLSearchParams(text));
+}
+
+function paramsWithoutNul(params: URLSearchParams) {
+  withoutNul([...params.entries()]);
+  return params;
 }
 
 /** PostgreSQL text cannot hold NUL: refuse it here as a 400 instead of failing at the insert. */

@@ -62,6 +62,12 @@ export const EnvSchema = z.object({
     .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL template, e.g. https://track.example.com/postback?cid={clickId}&event={event}&ts={timestamp}" })
     .refine((value) => value.includes("{clickId}"), "must contain {clickId}, or the network cannot tell which click converted")
     .optional(),
+  /** Verifies Mailgun's event webhook (bounces, complaints) at /api/email/events/mailgun. */
+  MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(16).optional(),
+  /** The sender's postal address, printed in every newsletter (CAN-SPAM); required to send one. */
+  SITE_POSTAL_ADDRESS: z.string().trim().min(10).max(300).optional(),
+  /** Newsletters per second through SMTP (the provider's limit). */
+  NEWSLETTER_RATE: z.coerce.number().positive().max(10_000).default(50),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
 }).superRefine((env, ctx) => {

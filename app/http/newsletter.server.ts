@@ -49,7 +49,7 @@ export async function newsletterAction(request: Request) {
   const result = await subscribeToNewsletter(
     db,
     { ...parsed.data, evidence: requestEvidence(request) },
-    smsOptInSettings(env),
+    { ...smsOptInSettings(env), siteUrl: env.SITE_URL },
   );
   if (!result.ok) {
     if (result.code === "invalid_phone") {
@@ -57,12 +57,11 @@ export async function newsletterAction(request: Request) {
     }
     return answer(400, false, NOTICES.consentRequired);
   }
-  // The e-mail sign-up stands even when the number cannot get texts; say so in a second notice.
-  const smsNotice =
-    result.sms && !result.sms.ok && result.sms.code === "dnc"
-      ? NOTICES.optInDnc
-      : result.sms?.ok && result.sms.pending
-        ? NOTICES.optInConfirmPending
-        : undefined;
-  return answer(200, true, newsletterSuccessNotice(env.SITE_NAME), smsNotice ? { extraNotice: smsNotice } : {});
+  // The spec's success notice stays; further notices ask for the e-mail confirmation and say what
+  // happens with the number (a text to confirm, or none because it is on the Do-Not-Call list).
+  const extraNotices: Notice[] = [];
+  if (result.confirmationSent) extraNotices.push(NOTICES.newsletterConfirmSent);
+  if (result.sms && !result.sms.ok && result.sms.code === "dnc") extraNotices.push(NOTICES.optInDnc);
+  if (result.sms?.ok && result.sms.pending) extraNotices.push(NOTICES.optInConfirmPending);
+  return answer(200, true, newsletterSuccessNotice(env.SITE_NAME), extraNotices.length > 0 ? { extraNotices } : {});
 }

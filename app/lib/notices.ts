@@ -44,6 +44,41 @@ export const NOTICES = {
     description: "We just texted you. Reply Y to confirm your market alerts; nothing else is sent until you do.",
     variant: "success",
   },
+  newsletterConfirmSent: {
+    title: "Check Your Inbox",
+    description: "We sent you an e-mail: open the link in it to confirm your subscription.",
+    variant: "info",
+  },
+  newsletterConfirmed: {
+    title: "Subscription Confirmed",
+    description: "Thank you! Your newsletter subscription is confirmed.",
+    variant: "success",
+  },
+  newsletterLinkUsed: {
+    title: "Already Confirmed",
+    description: "This confirmation link has already been used. Your subscription stands unless you unsubscribed since.",
+    variant: "info",
+  },
+  newsletterLinkExpired: {
+    title: "Link Expired",
+    description: "This confirmation link has expired. Sign up again and we will send you a new one.",
+    variant: "error",
+  },
+  newsletterUnsubscribed: {
+    title: "Unsubscribed",
+    description: "You will receive no more newsletters from us. You can come back at any time on this page.",
+    variant: "success",
+  },
+  newsletterResubscribed: {
+    title: "Welcome Back!",
+    description: "Your newsletter subscription is active again.",
+    variant: "success",
+  },
+  newsletterSuppressed: {
+    title: "Cannot Subscribe",
+    description: "Mail to this address bounced or was reported as spam, so we no longer send to it. Contact us if this is a mistake.",
+    variant: "error",
+  },
   adminLoadFailed: { title: "Error", description: "Failed to load current SMS message", variant: "error" },
   adminSaveFailed: { title: "Error", description: "Failed to update welcome message", variant: "error" },
   adminSaved: { title: "Success", description: "Welcome message updated successfully!", variant: "success" },

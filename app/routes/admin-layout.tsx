@@ -17,6 +17,7 @@ export function headers() {
 const ADMIN_NAV = [
   { to: "/admin/sms", label: "Welcome SMS" },
   { to: "/admin/subscribers", label: "Subscribers" },
+  { to: "/admin/newsletter", label: "Newsletter" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/inbox", label: "Inbox" },
   { to: "/admin/dnc", label: "Do-Not-Call" },

@@ -6,7 +6,7 @@ import { saveContactMessage } from "./contact.server";
 import { subscribeToNewsletter, type NewsletterInput } from "./newsletter.server";
 import { hitRateLimit } from "./rate-limit.server";
 
-const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const };
+const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const, siteUrl: "http://localhost:3000" };
 const newsletter = (overrides: Partial<NewsletterInput> = {}): NewsletterInput => ({
   firstName: "John",
   lastName: "Adams",
@@ -21,13 +21,15 @@ const newsletter = (overrides: Partial<NewsletterInput> = {}): NewsletterInput =
 describe.each(DB_KINDS)("newsletter, contact and rate limits on %s", (kind) => {
   const database = useTestDatabase(kind);
 
-  it("stores an e-mail subscriber with consent evidence, once per address", async () => {
+  it("stores an e-mail subscriber with consent evidence, once per address, pending its confirmation", async () => {
     const { db } = database;
-    expect(await subscribeToNewsletter(db, newsletter(), SETTINGS)).toEqual({ ok: true, sms: null });
-    expect(await subscribeToNewsletter(db, newsletter({ firstName: "Johnny" }), SETTINGS)).toEqual({ ok: true, sms: null });
+    expect(await subscribeToNewsletter(db, newsletter(), SETTINGS)).toEqual({ ok: true, sms: null, confirmationSent: true });
+    // A second sign-up minutes later sends no second confirmation mail.
+    expect(await subscribeToNewsletter(db, newsletter({ firstName: "Johnny" }), SETTINGS)).toEqual({ ok: true, sms: null, confirmationSent: false });
     const rows = await db.select().from(subscribers).where(eq(subscribers.email, "john.adams@example.com"));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ channel: "email", status: "active", firstName: "Johnny", phoneRaw: "(212) 456-3001", source: "newsletter" });
+    expect(rows[0]).toMatchObject({ channel: "email", status: "pending", firstName: "Johnny", phoneRaw: "(212) 456-3001", source: "newsletter" });
+    expect(rows[0]!.emailToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const events = await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, rows[0]!.id));
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({ action: "email_subscribe", termsCheckbox: true, smsCheckbox: false, ip: "203.0.113.7" });

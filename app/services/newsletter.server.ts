@@ -5,6 +5,8 @@ import { checkUsMobile } from "~/lib/phone";
 import { consentTexts } from "./consent.server";
 import type { RequestEvidence } from "./evidence";
 import { optInToSms, type SmsOptInResult, type SmsOptInSettings } from "./sms-opt-in.server";
+import { requestConfirmation } from "./newsletter/subscription.server";
+import { newLinkToken } from "./newsletter/tokens.server";
 
 export type NewsletterInput = {
   firstName: string;
@@ -19,16 +21,18 @@ export type NewsletterInput = {
 export type NewsletterResult =
   | { ok: false; code: "terms_consent_required" }
   | { ok: false; code: "invalid_phone"; message: string }
-  | { ok: true; sms: SmsOptInResult | null };
+  | { ok: true; sms: SmsOptInResult | null; confirmationSent: boolean };
 
 /**
  * A newsletter sign-up: the e-mail subscription is stored (idempotent by address) with its
- * consent evidence; when the SMS box is ticked the phone goes through the SMS opt-in as well.
+ * consent evidence, as pending until the person confirms the address from the e-mail we send
+ * (confirmed opt-in). An active subscription stays active; a bounced or complaining address stays
+ * suppressed. When the SMS box is ticked the phone goes through the SMS opt-in as well.
  */
 export async function subscribeToNewsletter(
   db: Db,
   input: NewsletterInput,
-  settings: SmsOptInSettings,
+  settings: SmsOptInSettings & { siteUrl: string },
 ): Promise<NewsletterResult> {
   if (!input.termsConsent) return { ok: false, code: "terms_consent_required" };
   if (input.smsConsent) {
@@ -39,7 +43,7 @@ export async function subscribeToNewsletter(
   const email = input.email.trim().toLowerCase();
   const texts = consentTexts(settings.siteName);
 
-  await db.transaction(async (tx) => {
+  const confirmationSent = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(subscribers)
       .values({
@@ -48,21 +52,25 @@ export async function subscribeToNewsletter(
         phoneRaw: input.phone,
         firstName: input.firstName,
         lastName: input.lastName,
-        status: "active",
+        status: "pending",
         source: "newsletter",
+        emailToken: newLinkToken(),
       })
       .onConflictDoUpdate({
         target: subscribers.email,
         targetWhere: sql`${subscribers.channel} = 'email'`,
         set: {
-          status: "active",
+          // Signing up again re-opens an ended subscription for confirmation; active and
+          // suppressed (bounced, complained) addresses keep their status.
+          status: sql`CASE WHEN ${subscribers.status} IN ('unsubscribed', 'expired') THEN 'pending' ELSE ${subscribers.status} END`,
+          emailToken: sql`coalesce(${subscribers.emailToken}, excluded.email_token)`,
           firstName: input.firstName,
           lastName: input.lastName,
           phoneRaw: input.phone,
           updatedAt: sql`now()`,
         },
       })
-      .returning({ id: subscribers.id });
+      .returning({ id: subscribers.id, status: subscribers.status });
     await tx.insert(consentEvents).values({
       subscriberId: row!.id,
       channel: "email",
@@ -78,6 +86,7 @@ export async function subscribeToNewsletter(
       source: "newsletter",
       ...input.evidence,
     });
+    return requestConfirmation(tx, { id: row!.id, email, status: row!.status }, settings);
   });
 
   const sms = input.smsConsent
@@ -95,5 +104,5 @@ export async function subscribeToNewsletter(
         settings,
       )
     : null;
-  return { ok: true, sms };
+  return { ok: true, sms, confirmationSent };
 }

@@ -17,8 +17,8 @@ export type NewsletterActionData = {
   form: "newsletter";
   ok: boolean;
   notice: Notice;
-  /** A second notice, e.g. the e-mail sign-up worked but the number is on the Do-Not-Call list. */
-  extraNotice?: Notice;
+  /** Further notices: check your inbox to confirm; the number is on the Do-Not-Call list. */
+  extraNotices?: Notice[];
   fieldErrors?: Partial<Record<"firstName" | "lastName" | "email" | "phone", string>>;
   /** What was submitted, so a page rendered without JavaScript keeps the person's typing. */
   values?: { firstName: string; lastName: string; email: string; phone: string };
@@ -46,7 +46,7 @@ export function NewsletterSection({
 
   useEffect(() => {
     if (!fetcher.data) return;
-    for (const notice of [fetcher.data.notice, fetcher.data.extraNotice]) {
+    for (const notice of [fetcher.data.notice, ...(fetcher.data.extraNotices ?? [])]) {
       if (notice) notify(notice);
     }
     if (fetcher.data.ok) formRef.current?.reset();
@@ -77,7 +77,7 @@ export function NewsletterSection({
         >
           <input type="hidden" name="intent" value="newsletter" />
           {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
-          {!hydrated && result?.extraNotice ? <NoticeBanner notice={result.extraNotice} className="mb-6" /> : null}
+          {!hydrated ? result?.extraNotices?.map((notice) => <NoticeBanner key={notice.title} notice={notice} className="mb-6" />) : null}
           <div className="grid gap-4 md:grid-cols-2">
             <Field label="First Name" autoComplete="given-name" required {...field("firstName")} />
             <Field label="Last Name" autoComplete="family-name" required {...field("lastName")} />

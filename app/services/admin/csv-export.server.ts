@@ -3,11 +3,21 @@ import type { Db } from "~/db/client.server";
 
 const COLUMNS = ["created_at", "channel", "status", "source", "first_name", "last_name", "phone_e164", "email", "click_id"] as const;
 const BATCH = 2000;
+const FORMULA_START = /^'*[=+\-@\t\r]/;
 
-/** One RFC 4180 field; a leading =, +, - or @ (a spreadsheet formula) is neutralised with a quote. */
+/** The value behind a field written by csvField (the formula guard removed). */
+export function csvValue(field: string) {
+  return FORMULA_START.test(field) && field.startsWith("'") ? field.slice(1) : field;
+}
+
+/**
+ * One RFC 4180 field; a leading =, +, - or @ (a spreadsheet formula) is neutralised with a quote.
+ * Text that already starts with quotes before such a character gets one more, so `csvValue`
+ * reverses it exactly.
+ */
 export function csvField(value: unknown) {
   let text = value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
