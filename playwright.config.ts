@@ -44,6 +44,8 @@ export default defineConfig({
       // Each test sends its own X-Forwarded-For (tests/support/fixtures.ts), so per-IP limits
       // apply per test as they would per visitor.
       TRUST_PROXY: "1",
+      SITE_POSTAL_ADDRESS: "1776 Liberty Way, Philadelphia, PA 19106",
+      MAILGUN_WEBHOOK_SIGNING_KEY: "e2e-mailgun-signing-key-0123456789",
     },
   },
 });

@@ -37,7 +37,7 @@ export async function action({ request }: Route.ActionArgs) {
   const token = cleanToken(body.form.token);
   if (!token) return data({ notice: STATE_NOTICES.unknown, confirmed: false }, { status: 404 });
   const result = await confirmSubscription(await getDb(), token, requestEvidence(request));
-  if (result.ok) return { notice: NOTICES.newsletterConfirmed, confirmed: true };
+  if (result.ok) return { notice: NOTICES.newsletterConfirmed, confirmed: true, preferencesUrl: `/newsletter/preferences?token=${result.emailToken}` };
   return data({ notice: STATE_NOTICES[result.state], confirmed: false }, { status: result.state === "unknown" ? 404 : 409 });
 }
 
@@ -70,10 +70,15 @@ export default function NewsletterConfirm({ loaderData, actionData }: Route.Comp
             </Button>
           </Form>
         ) : (
-          <p className="mt-6">
+          <p className="mt-6 space-x-4">
             <Link to="/blog" className="font-semibold text-accent-strong underline">
               Read our latest articles
             </Link>
+            {actionData && "preferencesUrl" in actionData ? (
+              <a href={actionData.preferencesUrl} className="font-semibold text-accent-strong underline">
+                Manage your subscription
+              </a>
+            ) : null}
           </p>
         )}
       </Card>

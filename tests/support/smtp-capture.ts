@@ -1,7 +1,16 @@
 import { createServer as createHttpServer } from "node:http";
 import { SMTPServer } from "smtp-server";
 
-export type CapturedMail = { to: string[]; subject: string; text: string; links: string[] };
+export type CapturedMail = {
+  to: string[];
+  subject: string;
+  text: string;
+  links: string[];
+  /** The header block, unfolded (one header per line). */
+  headers: string;
+  messageId: string;
+  receivedAt: string;
+};
 
 function decodeQuotedPrintable(body: string) {
   return body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
@@ -14,7 +23,16 @@ function parse(raw: string, recipients: string[]): CapturedMail {
   const quoted = /Content-Transfer-Encoding: quoted-printable/i.test(headers);
   const body = rest.join("\n\n");
   const text = quoted ? decodeQuotedPrintable(body) : body;
-  return { to: recipients, subject, text, links: [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]) };
+  const messageId = /^Message-ID: *(<[^>]+>)/im.exec(headers)?.[1] ?? "";
+  return {
+    to: recipients,
+    subject,
+    text,
+    links: [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]),
+    headers,
+    messageId,
+    receivedAt: new Date().toISOString(),
+  };
 }
 
 /**
@@ -39,6 +57,17 @@ export async function startSmtpCapture(options: { smtpPort: number; httpPort: nu
   await new Promise<void>((resolve) => smtp.listen(options.smtpPort, "127.0.0.1", () => resolve()));
   const http = createHttpServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
+    // The provider's events API (Mailgun's shape): was a message with this Message-ID accepted?
+    const events = /^\/v3\/[^/]+\/events$/.exec(url.pathname);
+    if (events) {
+      const wanted = url.searchParams.get("message-id") ?? "";
+      const items = mails
+        .filter((mail) => mail.messageId.replace(/[<>]/g, "") === wanted.replace(/[<>]/g, ""))
+        .map((mail) => ({ event: "accepted", id: `ev-${mail.messageId}`, recipient: mail.to[0], message: { headers: { "message-id": mail.messageId.replace(/[<>]/g, "") } } }));
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ items, paging: {} }));
+      return;
+    }
     const to = url.searchParams.get("to")?.toLowerCase();
     res.writeHead(200, { "Content-Type": "application/json" });
     res.end(JSON.stringify(to ? mails.filter((mail) => mail.to.includes(to)) : mails));

@@ -49,7 +49,7 @@ describe.each(DB_KINDS)("newsletter confirmed opt-in on %s", (kind) => {
     expect(await statusOf("abigail@example.com")).toBe("pending");
 
     const evidence = { ...NO_EVIDENCE, ip: "198.51.100.20", userAgent: "Mozilla/5.0 confirm" };
-    expect(await confirmSubscription(db, token, evidence)).toEqual({ ok: true, email: "abigail@example.com" });
+    expect(await confirmSubscription(db, token, evidence)).toEqual({ ok: true, email: "abigail@example.com", emailToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     expect(await confirmSubscription(db, token, evidence)).toEqual({ ok: false, state: "used" });
     expect(await confirmationState(db, token)).toMatchObject({ state: "used" });
 

@@ -73,7 +73,7 @@ export async function confirmationState(db: Db, token: string): Promise<{ state:
   return { state: "valid", email: row.email ?? undefined };
 }
 
-export type ConfirmResult = { ok: true; email: string } | { ok: false; state: Exclude<ConfirmationState, "valid"> };
+export type ConfirmResult = { ok: true; email: string; emailToken: string } | { ok: false; state: Exclude<ConfirmationState, "valid"> };
 
 /**
  * The POST of the confirmation page: uses the token once and makes the subscription active, with
@@ -103,7 +103,7 @@ export async function confirmSubscription(db: Db, token: string, evidence: Reque
       .update(subscribers)
       .set({ status: "active", confirmedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(subscribers.id, used.subscriberId), inArray(subscribers.status, ["pending", "expired", "unsubscribed", "active"])))
-      .returning({ id: subscribers.id, email: subscribers.email, firstName: subscribers.firstName, lastName: subscribers.lastName });
+      .returning({ id: subscribers.id, email: subscribers.email, firstName: subscribers.firstName, lastName: subscribers.lastName, emailToken: subscribers.emailToken });
     // A suppressed address (bounced, complained) stays suppressed; the token is spent all the same.
     if (!subscriber) return { ok: false as const, state: "used" };
     await tx.insert(consentEvents).values({
@@ -116,7 +116,7 @@ export async function confirmSubscription(db: Db, token: string, evidence: Reque
       source: "confirmation-link",
       ...evidence,
     });
-    return { ok: true as const, email: subscriber.email! };
+    return { ok: true as const, email: subscriber.email!, emailToken: subscriber.emailToken! };
   });
 }
 

@@ -1,0 +1,134 @@
+import AxeBuilder from "@axe-core/playwright";
+import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
+import { E2E_ADMIN, E2E_BASE_URL, E2E_MAIL_URL } from "../support/e2e-env";
+import { expect, gotoHydrated, randomIp, randomMobile, test } from "../support/fixtures";
+import type { CapturedMail } from "../support/smtp-capture";
+
+test.describe.configure({ mode: "default" });
+
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+const axe = (page: Page) => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+
+async function mailsTo(request: APIRequestContext, email: string) {
+  return (await (await request.get(`${E2E_MAIL_URL}?to=${encodeURIComponent(email)}`)).json()) as CapturedMail[];
+}
+
+/** Signs up through the newsletter form with JavaScript off and returns the mailed confirmation link. */
+async function signUp(page: Page, request: APIRequestContext, email: string) {
+  await page.goto("/home#newsletter");
+  const form = page.locator("#newsletter form");
+  await form.getByLabel("First Name").fill("Martha");
+  await form.getByLabel("Last Name").fill("Washington");
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Phone", { exact: true }).fill(randomMobile());
+  await form.getByLabel(/I agree to the/).check();
+  await form.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByText("Successfully Subscribed!")).toBeVisible();
+  await expect(page.getByText("Check Your Inbox")).toBeVisible();
+  await expect.poll(async () => (await mailsTo(request, email)).length, { timeout: 15_000 }).toBe(1);
+  const [mail] = await mailsTo(request, email);
+  const link = mail!.links.find((url) => url.includes("/newsletter/confirm?token="));
+  expect(link, mail!.text).toBeTruthy();
+  return link!.replace(/^https?:\/\/[^/]+/, "");
+}
+
+test.describe("a reader's newsletter subscription", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("opening the confirmation link changes nothing; the button confirms once; the preferences page unsubscribes and brings back", async ({ page, request }) => {
+    const email = uniqueEmail("confirm");
+    const link = await signUp(page, request, email);
+
+    // A mail scanner opening the link (twice) confirms nothing.
+    for (let i = 0; i < 2; i++) {
+      const scanned = await request.get(link);
+      expect(scanned.status()).toBe(200);
+      expect(await scanned.text()).toContain("Confirm my subscription");
+    }
+    await page.goto(link);
+    expect((await axe(page)).violations.map((v) => v.id)).toEqual([]);
+    await expect(page.getByText(email)).toBeVisible();
+    await page.getByRole("button", { name: "Confirm my subscription" }).click();
+    await expect(page.getByText("Subscription Confirmed")).toBeVisible();
+    const preferences = await page.getByRole("link", { name: "Manage your subscription" }).getAttribute("href");
+
+    await page.goto(link);
+    await expect(page.getByText("Already Confirmed")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Confirm my subscription" })).toHaveCount(0);
+
+    await page.goto(preferences!);
+    await expect(page.getByTestId("newsletter-status")).toHaveText("You are subscribed to our newsletter.");
+    expect((await axe(page)).violations.map((v) => v.id)).toEqual([]);
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await expect(page.getByText("You will receive no more newsletters from us.")).toBeVisible();
+    await expect(page.getByTestId("newsletter-status")).toHaveText("You are unsubscribed: we send you no newsletters.");
+    await page.getByRole("button", { name: "Subscribe again" }).click();
+    await expect(page.getByTestId("newsletter-status")).toHaveText("You are subscribed to our newsletter.");
+  });
+
+  test("the one-click unsubscribe POST works without cookies or a page; a GET only leads to the page", async ({ page, request }) => {
+    const email = uniqueEmail("oneclick");
+    await page.goto(await signUp(page, request, email));
+    await page.getByRole("button", { name: "Confirm my subscription" }).click();
+    const preferences = (await page.getByRole("link", { name: "Manage your subscription" }).getAttribute("href"))!;
+    const token = new URL(preferences, E2E_BASE_URL).searchParams.get("token")!;
+
+    const viaGet = await request.get(`/newsletter/unsubscribe?token=${token}`, { maxRedirects: 0 });
+    expect(viaGet.status()).toBe(302);
+    expect(viaGet.headers().location).toBe(`/newsletter/preferences?token=${token}`);
+
+    // As a mail provider does it: no cookies, no Origin, the RFC 8058 body.
+    const provider = await playwrightRequest.newContext({ baseURL: E2E_BASE_URL, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+    const answer = await provider.post(`/newsletter/unsubscribe?token=${token}`, {
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      data: "List-Unsubscribe=One-Click",
+    });
+    expect(answer.status()).toBe(200);
+    expect(await answer.text()).toBe("You are unsubscribed.");
+    expect((await provider.post(`/newsletter/unsubscribe?token=${"x".repeat(43)}`, { headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "List-Unsubscribe=One-Click" })).status()).toBe(404);
+    await provider.dispose();
+
+    await page.goto(preferences);
+    await expect(page.getByTestId("newsletter-status")).toHaveText("You are unsubscribed: we send you no newsletters.");
+  });
+});
+
+test("staff write an issue, preview it, send a test with both parts and the unsubscribe headers", async ({ page, request }) => {
+  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent("/admin/newsletter")}`);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/admin\/newsletter/);
+  await page.goto("/admin/newsletter");
+  expect((await axe(page)).violations.map((v) => v.id)).toEqual([]);
+
+  const subject = `Weekly Brief ${Date.now()}`;
+  await page.getByLabel("Subject").fill(subject);
+  await page.getByLabel(/Preview text/).fill("Gold, bonds and what the Fed said");
+  await page.getByLabel("Introduction (Markdown)").fill("Dear reader,\n\nThis week **bonds** moved. Read on.");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/newsletter\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(subject);
+  expect((await axe(page)).violations.map((v) => v.id)).toEqual([]);
+
+  const preview = page.frameLocator('iframe[title="Preview of the e-mail"]');
+  await expect(preview.getByRole("heading", { name: subject })).toBeVisible();
+  await expect(preview.getByText("This week")).toBeVisible();
+  await expect(preview.getByRole("link", { name: "Unsubscribe" })).toBeVisible();
+  await page.getByText("Plain-text part").click();
+  await expect(page.getByTestId("preview-text")).toContainText("1776 Liberty Way");
+
+  const to = uniqueEmail("staff-test");
+  await page.getByLabel("Send a test copy to").fill(to);
+  await page.getByRole("button", { name: "Send test" }).click();
+  await expect(page.getByText(`A test copy is on its way to ${to}.`).first()).toBeVisible();
+  await expect.poll(async () => (await mailsTo(request, to)).length, { timeout: 15_000 }).toBe(1);
+  const [mail] = await mailsTo(request, to);
+  expect(mail!.subject).toBe(`[TEST] ${subject}`);
+  expect(mail!.headers).toMatch(/^List-Unsubscribe: <http:\/\/localhost:\d+\/newsletter\/unsubscribe\?token=[^>]+>, <mailto:/m);
+  expect(mail!.headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+  expect(mail!.headers).toMatch(/Content-Type: multipart\/alternative/i);
+  expect(mail!.text).toMatch(/Content-Type: text\/plain/i);
+  expect(mail!.text).toMatch(/Content-Type: text\/html/i);
+  expect(mail!.text).toContain("1776 Liberty Way");
+});
