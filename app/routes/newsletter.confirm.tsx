@@ -42,7 +42,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export function headers() {
-  return { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+  return { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
