@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useTextTypedBeforeHydration } from "~/lib/use-typed-before-hydration";
 import { data, useFetcher, useRevalidator } from "react-router";
 import type { Route } from "./+types/admin-sms";
 import { requireAdmin } from "~/auth/guards.server";
@@ -65,7 +66,19 @@ export default function AdminSms({ loaderData, actionData }: Route.ComponentProp
   const save = useFetcher<ActionData>();
   const test = useFetcher<ActionData>();
   const revalidator = useRevalidator();
-  const [text, setText] = useState(loaderData.message);
+  // The textarea is uncontrolled (a controlled one gets the state's text back at hydration);
+  // `text` mirrors it for the counter and Save, and text typed before hydration is put back.
+  const box = useRef<HTMLTextAreaElement>(null);
+  const [text, setTypedText] = useState(loaderData.message);
+  const [shown, setShown] = useState<{ text: string } | null>(null);
+  const setText = (value: string) => {
+    setTypedText(value);
+    setShown({ text: value });
+  };
+  useTextTypedBeforeHydration("welcome-message", box, setTypedText);
+  useEffect(() => {
+    if (shown && box.current) box.current.value = shown.text;
+  }, [shown]);
   const [version, setVersion] = useState(loaderData.version);
   const [resetPending, setResetPending] = useState(false);
   const saving = save.state !== "idle";
@@ -127,8 +140,9 @@ export default function AdminSms({ loaderData, actionData }: Route.ComponentProp
               id="welcome-message"
               name="message"
               rows={5}
-              value={text}
-              onChange={(event) => setText(event.target.value)}
+              ref={box}
+              defaultValue={loaderData.message}
+              onChange={(event) => setTypedText(event.target.value)}
               aria-describedby="sms-count sms-warnings"
               className="mt-2 block w-full rounded-md border border-input p-3 font-mono text-sm"
             />

@@ -1,4 +1,5 @@
-import { useId } from "react";
+import { useId, useRef } from "react";
+import { useTextTypedBeforeHydration } from "~/lib/use-typed-before-hydration";
 import { cn } from "~/lib/cn";
 
 const inputClass =
@@ -18,6 +19,8 @@ type FieldProps = {
 export function Field({ label, error, required, className, multiline, ...inputProps }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  useTextTypedBeforeHydration(id, textarea);
   const shared = {
     id,
     required,
@@ -37,7 +40,7 @@ export function Field({ label, error, required, className, multiline, ...inputPr
         ) : null}
       </div>
       {multiline ? (
-        <textarea {...(inputProps as React.ComponentProps<"textarea">)} {...shared} />
+        <textarea {...(inputProps as React.ComponentProps<"textarea">)} {...shared} ref={textarea} />
       ) : (
         <input {...(inputProps as React.ComponentProps<"input">)} {...shared} />
       )}
