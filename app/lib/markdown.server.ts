@@ -1,5 +1,6 @@
 import { Marked } from "marked";
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
+import { labelTableCells } from "./article-tables";
 
 const marked = new Marked({ gfm: true, async: false });
 
@@ -12,9 +13,10 @@ export function renderMarkdown(markdown: string, site: PublicSiteConfig) {
     Object.entries(site).map(([key, value]) => [key, typeof value === "string" ? escapeHtml(value) : value]),
   ) as PublicSiteConfig;
   const html = marked.parse(fillPlaceholders(markdown, escaped)) as string;
-  // Wide tables scroll sideways on phones; a focusable, labelled region lets keyboards scroll too.
-  return html
-    .replace(/<table>/g, '<div class="table-scroll" role="region" aria-label="Table (scrolls sideways)" tabindex="0"><table>')
+  // Cells wrap, and on phones each row stacks into a labelled card (app.css). A table that is
+  // still too wide scrolls inside a focusable, labelled region, so keyboards scroll it too.
+  return labelTableCells(html)
+    .replace(/<table>/g, '<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>')
     .replace(/<\/table>/g, "</table></div>");
 }
 
