@@ -1,7 +1,8 @@
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 import { categorySlugOf } from "~/config/categories";
 import { firstParagraph, renderMarkdown, typographicText } from "~/lib/markdown.server";
-import { getArticle } from "./index";
+import { getArticle, getRelatedArticles } from "./index";
+import { toTeaser } from "./teasers";
 
 /** Everything an article page shows, with the Markdown rendered; null when there is no such article. */
 export function loadArticlePage(slug: string, site: PublicSiteConfig) {
@@ -22,5 +23,6 @@ export function loadArticlePage(slug: string, site: PublicSiteConfig) {
     readingMinutes: article.readingMinutes,
     intro: typographicText(fillPlaceholders(firstParagraph(intro), site)),
     bodyHtml: renderMarkdown(rest.join("\n\n"), site),
+    related: getRelatedArticles(article.slug).map(toTeaser),
   };
 }

@@ -1,5 +1,6 @@
 import { categoryBySlug } from "~/config/categories";
 import { buildArticleIndex } from "./registry";
+import { pickRelated } from "./related";
 
 /**
  * The one content index: blog, home teasers, article pages, RSS, sitemap and the prerender list
@@ -27,4 +28,10 @@ export function getLatestArticles(count: number) {
 export function getArticlesInCategory(categorySlug: string | null) {
   const category = categoryBySlug(categorySlug);
   return category ? ARTICLES.filter((article) => article.category === category.name) : ARTICLES;
+}
+
+/** Three articles to read after this one (same category first, then the newest). */
+export function getRelatedArticles(slug: string, count = 3) {
+  const article = getArticle(slug);
+  return article ? pickRelated(ARTICLES, article, count) : [];
 }

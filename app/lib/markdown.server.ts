@@ -2,6 +2,7 @@ import { Marked } from "marked";
 import { markedSmartypants } from "marked-smartypants";
 import { smartypantsu } from "smartypants";
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
+import { labelTableCells } from "./article-tables";
 
 /** The characters SmartyPants rewrites; as entities they are left alone. */
 const SMARTYPANTS_CHARACTERS = /[-.'"`]/g;
@@ -34,9 +35,10 @@ export function renderMarkdown(markdown: string, site: PublicSiteConfig) {
     Object.entries(site).map(([key, value]) => [key, typeof value === "string" ? escapeHtml(value) : value]),
   ) as PublicSiteConfig;
   const html = marked.parse(fillPlaceholders(markdown, escaped)) as string;
-  // Wide tables scroll sideways on phones; a focusable, labelled region lets keyboards scroll too.
-  return html
-    .replace(/<table>/g, '<div class="table-scroll" role="region" aria-label="Table (scrolls sideways)" tabindex="0"><table>')
+  // Cells wrap, and on phones each row stacks into a labelled card (app.css). A table that is
+  // still too wide scrolls inside a focusable, labelled region, so keyboards scroll it too.
+  return labelTableCells(html)
+    .replace(/<table>/g, '<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>')
     .replace(/<\/table>/g, "</table></div>");
 }
 

@@ -10,13 +10,14 @@ import { readFormOrAnswer } from "~/http/body.server";
 import { getEnv } from "~/http/env.server";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
+import { totpQrSvg } from "~/auth/totp-qr.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request, { allowWithout2fa: true });
   return { enabled: user.twoFactorEnabled, required: getEnv().ADMIN_REQUIRE_2FA };
 }
 
-type ActionData = { notice: Notice; totpURI?: string; backupCodes?: string[] };
+type ActionData = { notice: Notice; totpURI?: string; qrSvg?: string; backupCodes?: string[] };
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request, { allowWithout2fa: true });
@@ -26,10 +27,12 @@ export async function action({ request }: Route.ActionArgs) {
   if (form.intent === "enable") {
     const call = await callAuthEndpoint(request, "/two-factor/enable", { password: form.password ?? "" });
     if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned On", description: "The password is not correct.", variant: "error" } }, { status: 400 });
+    const totpURI = String(call.body?.totpURI ?? "");
     return data<ActionData>(
       {
-        notice: { title: "Scan the Code", description: "Add the key to your authenticator app, then enter a code to finish.", variant: "info" },
-        totpURI: String(call.body?.totpURI ?? ""),
+        notice: { title: "Scan the Code", description: "Scan the code with your authenticator app (or type the key), then enter a code to finish.", variant: "info" },
+        totpURI,
+        qrSvg: totpURI ? await totpQrSvg(totpURI) : undefined,
         backupCodes: (call.body?.backupCodes as string[] | undefined) ?? [],
       },
       // better-auth renews the session when two-factor settings change: keep the new cookie.
@@ -77,7 +80,22 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
       </p>
       {result?.totpURI ? (
         <Card className="space-y-3 p-6">
-          <p>Add this key to your authenticator app (Google Authenticator, 1Password, Authy...):</p>
+          {result.qrSvg ? (
+            <figure className="space-y-2">
+              <div
+                role="img"
+                aria-label="QR code for your authenticator app"
+                data-testid="totp-qr"
+                className="h-56 w-56 [&>svg]:h-full [&>svg]:w-full"
+                // Made on the server by the qrcode package from better-auth's otpauth:// address.
+                dangerouslySetInnerHTML={{ __html: result.qrSvg }}
+              />
+              <figcaption className="text-sm text-muted-foreground">
+                Scan this with your authenticator app (Google Authenticator, 1Password, Authy...).
+              </figcaption>
+            </figure>
+          ) : null}
+          <p>Or type this key into the app:</p>
           <p className="break-all rounded bg-muted p-3 font-mono text-sm" data-testid="totp-secret">
             {secret}
           </p>

@@ -3,6 +3,7 @@ import { ArrowLeft } from "lucide-react";
 import type { Route } from "./+types/article";
 import { JsonLd } from "~/components/site/json-ld";
 import { ArticleDisclaimer } from "~/components/articles/article-disclaimer";
+import { ArticleEnd } from "~/components/articles/article-end";
 import { articleJsonLd } from "~/components/articles/article-json-ld";
 import { loadArticlePage } from "~/content/article-page.server";
 import { getPublicSiteConfig } from "~/http/site.server";
@@ -83,6 +84,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         <p className="mt-10 font-serif text-xl leading-relaxed text-foreground">{article.intro}</p>
         <div className="prose-article mt-6" dangerouslySetInnerHTML={{ __html: article.bodyHtml }} />
         <ArticleDisclaimer siteName={site.name} />
+        <ArticleEnd related={article.related} />
         <p className="my-12">
           <Link to="/blog" className="inline-flex items-center gap-2 font-semibold text-accent-strong hover:underline">
             <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to Blog

@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import jsQR from "jsqr";
+import { PNG } from "pngjs";
 import { E2E_ADMIN, E2E_MAIL_URL, E2E_TWILIO } from "../support/e2e-env";
 import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
@@ -13,6 +15,13 @@ async function signIn(page: Page, email: string, password: string, returnTo = "/
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
+}
+
+/** Reads a QR code the way a phone camera would: from pixels on the screen. */
+async function decodeQr(element: Locator) {
+  const png = PNG.sync.read(await element.screenshot());
+  const code = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height);
+  return code?.data ?? null;
 }
 
 async function mailsTo(request: APIRequestContext, email: string) {
@@ -151,6 +160,12 @@ test("an admin turns on two-factor sign-in and then needs a code to sign in", as
   await page.getByLabel("Your password").fill(password);
   await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+  // The QR code is drawn on the server and decodes to the same otpauth:// address the page shows.
+  const otpauth = (await page.getByText(/^otpauth:\/\//).textContent())!.trim();
+  expect(new URL(otpauth).searchParams.get("secret")).toBe(secret);
+  expect(await decodeQr(page.getByRole("img", { name: "QR code for your authenticator app" }))).toBe(otpauth);
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
   await page.getByLabel("Code from the app").fill(totpCode(secret));
   await page.getByRole("button", { name: "Finish" }).click();
   await expect(page.getByText("Status: on")).toBeVisible();

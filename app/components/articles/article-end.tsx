@@ -1,0 +1,43 @@
+import { BellRing, Mail } from "lucide-react";
+import { ArticleCard } from "~/components/blog/article-card";
+import { ButtonLink } from "~/components/ui/button";
+import type { ArticleTeaser } from "~/content/teasers";
+
+/**
+ * Under every article: where to sign up and what to read next. Plain links, so the prerendered
+ * article keeps shipping no JavaScript; the forms themselves live on /home and /opt-in.
+ */
+export function ArticleEnd({ related }: { related: ArticleTeaser[] }) {
+  return (
+    <>
+      <section aria-labelledby="subscribe-heading" className="mt-12 rounded-lg bg-primary p-6 text-white md:p-8" data-testid="article-subscribe">
+        <h2 id="subscribe-heading" className="text-2xl font-extrabold">
+          Don&apos;t miss the next move
+        </h2>
+        <p className="mt-2 text-on-primary-muted">
+          Our market analysis by e-mail, and breaking market alerts by text if you want them. Free, and you can stop at any time.
+        </p>
+        <div className="mt-5 flex flex-col gap-3 sm:flex-row">
+          <ButtonLink to="/home#newsletter" variant="gold">
+            <Mail className="h-5 w-5" aria-hidden="true" /> Get the newsletter
+          </ButtonLink>
+          <ButtonLink to="/opt-in" variant="outlineLight">
+            <BellRing className="h-5 w-5" aria-hidden="true" /> Text me market alerts
+          </ButtonLink>
+        </div>
+      </section>
+      {related.length > 0 ? (
+        <section aria-labelledby="related-heading" className="mt-12" data-testid="related-articles">
+          <h2 id="related-heading" className="text-2xl font-extrabold text-primary">
+            Keep reading
+          </h2>
+          <div className="mt-5 grid gap-6 md:grid-cols-3">
+            {related.map((article) => (
+              <ArticleCard key={article.slug} article={article} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+    </>
+  );
+}

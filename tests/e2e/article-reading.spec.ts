@@ -1,0 +1,102 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { ARTICLES } from "../support/public-routes";
+
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** Per table: its scroll region's widths, the column's width, and what a phone reader sees per cell. */
+function measureTables(page: Page) {
+  return page.locator(".prose-article .table-scroll").evaluateAll((regions) =>
+    regions.map((region) => {
+      const column = region.closest(".prose-article")!.getBoundingClientRect();
+      const cells = [...region.querySelectorAll("tbody td")];
+      return {
+        scrollWidth: region.scrollWidth,
+        clientWidth: region.clientWidth,
+        columnWidth: column.width,
+        tableRight: region.querySelector("table")!.getBoundingClientRect().right,
+        columnRight: column.right,
+        focusable: region.getAttribute("tabindex") === "0",
+        narrowestCell: Math.min(...cells.map((cell) => cell.getBoundingClientRect().width)),
+        labelsShown: cells.every((cell) => {
+          const label = getComputedStyle(cell, "::before").content;
+          return label !== "none" && label.replace(/"/g, "") === cell.getAttribute("data-label") && label.length > 2;
+        }),
+        nowrap: cells.some((cell) => getComputedStyle(cell).whiteSpace === "nowrap"),
+      };
+    }),
+  );
+}
+
+const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+const WITH_TABLES = ["bonds-guide", "esg-investing", "fed-policy-guide", "generational-wealth", "precious-metals-guide"];
+
+test.describe("article tables", () => {
+  for (const slug of WITH_TABLES) {
+    test(`${slug}: every table fits the column at 1366 px and stacks into labelled rows at 390 px`, async ({ page }) => {
+      await page.setViewportSize(DESKTOP);
+      await page.goto(`/articles/${slug}`);
+      const desktop = await measureTables(page);
+      expect(desktop.length).toBeGreaterThan(0);
+      for (const table of desktop) {
+        expect(table.nowrap).toBe(false);
+        expect(table.scrollWidth, "the table does not scroll at desktop width").toBeLessThanOrEqual(table.clientWidth + 1);
+        expect(table.tableRight).toBeLessThanOrEqual(table.columnRight + 1);
+        expect(table.focusable).toBe(true);
+      }
+
+      await page.setViewportSize(PHONE);
+      const phone = await measureTables(page);
+      for (const table of phone) {
+        expect(table.scrollWidth, "the table fits a phone").toBeLessThanOrEqual(table.clientWidth + 1);
+        // Stacked: each cell spans the card and says which column it belongs to.
+        expect(table.narrowestCell).toBeGreaterThan(table.columnWidth * 0.8);
+        expect(table.labelsShown).toBe(true);
+        expect(table.focusable).toBe(true);
+      }
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    });
+  }
+
+  test("the bonds table shows the Corporate bonds column whole at desktop width", async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/articles/bonds-guide");
+    const header = page.locator(".prose-article th").filter({ hasText: /^Corporate bonds$/ });
+    await header.scrollIntoViewIfNeeded();
+    await expect(header).toBeInViewport({ ratio: 1 });
+  });
+});
+
+test.describe("the end of every article", () => {
+  for (const article of ARTICLES) {
+    test(`${article.slug}: subscribe block and three related articles, no script`, async ({ page }) => {
+      await page.goto(`/articles/${article.slug}`);
+      const subscribe = page.getByTestId("article-subscribe");
+      await expect(subscribe.getByRole("link", { name: "Get the newsletter" })).toHaveAttribute("href", "/home#newsletter");
+      await expect(subscribe.getByRole("link", { name: "Text me market alerts" })).toHaveAttribute("href", "/opt-in");
+      const links = page.getByTestId("related-articles").getByRole("heading", { level: 3 }).getByRole("link");
+      await expect(links).toHaveCount(3);
+      const hrefs = await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute("href")));
+      expect(new Set(hrefs).size).toBe(3);
+      expect(hrefs).not.toContain(`/articles/${article.slug}`);
+      // Same category first: the rest of the list is the newest of the others.
+      const others = ARTICLES.filter((other) => other.slug !== article.slug).sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+      const expected = [...others.filter((other) => other.category === article.category), ...others.filter((other) => other.category !== article.category)]
+        .slice(0, 3)
+        .map((other) => `/articles/${other.slug}`);
+      expect(hrefs).toEqual(expected);
+      // Prerendered and script-free (JSON-LD is data, not script).
+      await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
+    });
+  }
+
+  test("an article at phone size: no page overflow and no axe violations", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.goto("/articles/precious-metals-guide");
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+});
