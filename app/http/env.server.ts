@@ -53,6 +53,12 @@ export const EnvSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
   TWILIO_FROM: z.string().regex(/^\+[1-9][0-9]{6,14}$/, "must be an E.164 number such as +18005550199").optional(),
   TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/).optional(),
+  /** Campaign texts per second across all processes (Twilio long code 1; 10DLC by trust score; toll-free 3+; short code 100). */
+  SMS_MPS: z.coerce.number().positive().max(1000).default(1),
+  /** USD per SMS segment, for the cost estimate and the results. */
+  SMS_PRICE_PER_SEGMENT: z.coerce.number().min(0).max(1).default(0.0083),
+  /** A campaign text left "sending" this long (its process died) is settled by asking the provider. */
+  SEND_IN_DOUBT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
 }).superRefine((env, ctx) => {
