@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { campaignRecipients, campaigns, consentEvents, dncNumbers, subscribers } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { handleInboundSms } from "../inbound-sms.server";
-import type { SendResult, SentLookup, SmsTransport } from "../sms-transport.server";
+import { createLogTransport, type SendResult, type SentLookup, type SmsTransport } from "../sms-transport.server";
 import { countReach, AudienceSchema, type Audience } from "./audience.server";
 import { controlCampaign, saveDraft, scheduleCampaign } from "./campaigns.server";
 import { drainCampaigns, type EngineOptions } from "./engine.server";
@@ -296,6 +296,16 @@ describe.each(DB_KINDS)("the send engine on %s", (kind) => {
     expect(rows.get(lost.phoneE164!)!.state).toBe("sent");
     const [row] = await db.select().from(campaignRecipients).where(eq(campaignRecipients.address, accepted.phoneE164!));
     expect(row!.providerId).toBe("SMearlier");
+  });
+
+  it("the log transport keeps what it sent in the database and answers the in-doubt lookup", async () => {
+    const { db } = database;
+    const transport = createLogTransport(() => {}, db);
+    const since = new Date(Date.now() - 60_000);
+    const result = await transport.send({ id: 1, to: "+12125550199", body: `log ${kind}` });
+    expect(result).toMatchObject({ ok: true, providerId: expect.stringMatching(/^log-t\d+$/) });
+    expect(await transport.lookup!({ to: "+12125550199", body: `log ${kind}`, since })).toEqual({ found: true, providerId: (result as { providerId: string }).providerId, providerStatus: "logged" });
+    expect(await transport.lookup!({ to: "+12125550198", body: `log ${kind}`, since })).toEqual({ found: false });
   });
 
   it("keeps short links per campaign and counts clicks", async () => {
