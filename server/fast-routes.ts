@@ -6,6 +6,7 @@ import { logger } from "~/http/logger.server";
 import { GENERIC_SUBSCRIPTION_ERROR } from "~/lib/notices";
 import { DATABASE_RETRY_AFTER_SECONDS, REFUSALS } from "~/http/refusals";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
+import { answerShortLink, SHORT_LINK_NOT_FOUND_HTML } from "~/http/short-link.server";
 
 /**
  * Endpoints answered without the router: the JSON opt-in is the busiest POST (ad traffic), and
@@ -13,7 +14,8 @@ import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
  * CPU. Same handler as app/routes/api.phone-optin.ts, same answers.
  */
 export function handleFastRoute(req: IncomingMessage, res: ServerResponse): boolean {
-  const path = (req.url ?? "").split("?")[0];
+  const path = (req.url ?? "").split("?")[0]!;
+  if (path.startsWith("/l/")) return shortLink(req, res, path.slice(3));
   if (path !== "/api/phone-optin") return false;
   void phoneOptIn(req, res).catch((error: unknown) => {
     if (res.headersSent) return res.destroy();
@@ -23,6 +25,35 @@ export function handleFastRoute(req: IncomingMessage, res: ServerResponse): bool
     logger.error({ err: error, path }, "unexpected error in the opt-in endpoint");
     sendJson(res, 500, { success: false, dnc: false, error: GENERIC_SUBSCRIPTION_ERROR });
   });
+  return true;
+}
+
+/** Campaign short links: one indexed read and a redirect, without the router. */
+function shortLink(req: IncomingMessage, res: ServerResponse, code: string) {
+  const userAgent = req.headers["user-agent"];
+  answerShortLink({ method: req.method ?? "GET", code, ip: String(req.headers["x-forwarded-for"] ?? ""), userAgent })
+    .then((answer) => {
+      if (answer.status === 302) {
+        res.writeHead(302, { Location: answer.location, "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" });
+        return res.end();
+      }
+      if (answer.status === 405) {
+        res.writeHead(405, { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" });
+        return res.end("Method not allowed\n");
+      }
+      res.writeHead(404, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+      res.end(req.method === "HEAD" ? undefined : SHORT_LINK_NOT_FOUND_HTML);
+    })
+    .catch((error: unknown) => {
+      if (res.headersSent) return res.destroy();
+      if (noteIfDatabaseUnavailable(error)) {
+        res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) });
+        return res.end(`${REFUSALS.databaseUnavailable}\n`);
+      }
+      logger.error({ err: error, path: req.url }, "unexpected error in a short link");
+      res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end("Something went wrong.\n");
+    });
   return true;
 }
 

@@ -5,8 +5,11 @@ import {
   char,
   check,
   date,
+  doublePrecision,
   index,
   integer,
+  jsonb,
+  numeric,
   pgTable,
   text,
   timestamp,
@@ -300,8 +303,8 @@ export const newsletterIssues = pgTable("newsletter_issues", {
   introMarkdown: text().notNull().default(""),
   /** Article slugs of the digest, in order, comma separated. */
   articleSlugs: text().notNull().default(""),
-  status: text({ enum: ["draft", "scheduled", "sending", "sent", "cancelled"] }).notNull().default("draft"),
-  scheduledAt: timestamp({ withTimezone: true }),
+  /** The send of this issue, once it is scheduled: status, ledger and results live there. */
+  campaignId: uuid().references(() => campaigns.id),
   createdBy: text(),
   createdAt: createdAt(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -320,4 +323,124 @@ export const emailEvents = pgTable(
     occurredAt: createdAt(),
   },
   (table) => [uniqueIndex("email_events_provider_event").on(table.provider, table.eventId)],
+);
+
+/**
+ * A send to many people (an SMS market alert now, the e-mail newsletter later). The audience is
+ * stored as its filters; the people are planned into `campaign_recipients` when it starts.
+ */
+export const campaigns = pgTable(
+  "campaigns",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    channel: text({ enum: ["sms", "email"] }).notNull(),
+    name: text().notNull(),
+    body: text().notNull(),
+    /** The body as sent: every URL replaced by its short link (set when the campaign starts). */
+    sendBody: text(),
+    /** The audience filters (see app/services/sending/audience.server.ts). */
+    audience: jsonb().notNull().default({}),
+    status: text({ enum: ["draft", "scheduled", "sending", "paused", "completed", "cancelled"] }).notNull().default("draft"),
+    scheduledAt: timestamp({ withTimezone: true }),
+    /** The named time zone the admin scheduled in (shown back to them). */
+    scheduleZone: text(),
+    /** Messages not sent by then are dropped, not sent late (a market alert goes stale). */
+    expiresAt: timestamp({ withTimezone: true }),
+    segments: integer().notNull().default(1),
+    pricePerSegment: numeric({ precision: 10, scale: 5 }).notNull().default("0.0083"),
+    plannedCount: integer(),
+    plannedAt: timestamp({ withTimezone: true }),
+    startedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamp({ withTimezone: true }),
+    version: integer().notNull().default(1),
+    createdBy: text(),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("campaigns_status_idx").on(table.status, table.scheduledAt)],
+);
+
+/**
+ * The per-recipient ledger of a campaign, and its outbox: one row per person, claimed with
+ * FOR UPDATE SKIP LOCKED. `state` moves queued -> sending -> sent | failed | skipped | cancelled;
+ * a row waiting for quiet hours is queued with a later `next_attempt_at`.
+ */
+export const campaignRecipients = pgTable(
+  "campaign_recipients",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    campaignId: uuid()
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    subscriberId: uuid()
+      .notNull()
+      .references(() => subscribers.id),
+    /** E.164 phone (SMS) or e-mail address, as planned. */
+    address: text().notNull(),
+    state: text({ enum: ["queued", "sending", "sent", "failed", "skipped", "cancelled"] }).notNull().default("queued"),
+    /** Why a row was skipped, failed or is waiting (a stable code, see sending/reasons.ts). */
+    reason: text(),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lockedAt: timestamp({ withTimezone: true }),
+    providerId: text(),
+    providerStatus: text(),
+    error: text(),
+    segments: integer(),
+    sentAt: timestamp({ withTimezone: true }),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("campaign_recipients_once").on(table.campaignId, table.subscriberId),
+    index("campaign_recipients_due_idx").on(table.state, table.nextAttemptAt),
+    index("campaign_recipients_subscriber_sent_idx").on(table.subscriberId, table.sentAt),
+    index("campaign_recipients_provider_idx").on(table.providerId),
+  ],
+);
+
+/** Token buckets shared by every process: together they keep a sender's rate (SMS_MPS). */
+export const sendRateBuckets = pgTable("send_rate_buckets", {
+  key: text().primaryKey(),
+  tokens: doublePrecision().notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** First-party short links (`/l/<code>`) in campaign messages. */
+export const shortLinks = pgTable(
+  "short_links",
+  {
+    code: text().primaryKey(),
+    url: text().notNull(),
+    campaignId: uuid().references(() => campaigns.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("short_links_campaign_url").on(table.campaignId, table.url)],
+);
+
+/** One row per counted click (preview bots are not counted). */
+export const linkClicks = pgTable(
+  "link_clicks",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    code: text()
+      .notNull()
+      .references(() => shortLinks.code, { onDelete: "cascade" }),
+    campaignId: uuid(),
+    /** A hash of IP and user agent, for unique clickers without storing either. */
+    visitor: text().notNull(),
+    clickedAt: createdAt(),
+  },
+  (table) => [index("link_clicks_campaign_idx").on(table.campaignId, table.visitor)],
+);
+
+/** What the log transport "sent": lets it answer the in-doubt lookup the way Twilio does. */
+export const smsTransportLog = pgTable(
+  "sms_transport_log",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    toPhone: text().notNull(),
+    body: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("sms_transport_log_to_idx").on(table.toPhone, table.createdAt)],
 );

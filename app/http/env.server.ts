@@ -66,8 +66,21 @@ export const EnvSchema = z.object({
   MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(16).optional(),
   /** The sender's postal address, printed in every newsletter (CAN-SPAM); required to send one. */
   SITE_POSTAL_ADDRESS: z.string().trim().min(10).max(300).optional(),
-  /** Newsletters per second through SMTP (the provider's limit). */
+  /** Newsletters per second through SMTP (the provider's limit), across all processes. */
   NEWSLETTER_RATE: z.coerce.number().positive().max(10_000).default(50),
+  /**
+   * Mailgun's Events API, asked whether a newsletter copy interrupted mid-send was accepted
+   * (exactly once across crashes). Without it such a copy is failed, never sent twice.
+   */
+  MAILGUN_API_KEY: z.string().min(8).optional(),
+  MAILGUN_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "must be the sending domain, e.g. mg.example.com").optional(),
+  MAILGUN_API_BASE: z.url({ protocol: /^https?$/ }).default("https://api.mailgun.net"),
+  /** Campaign texts per second across all processes (Twilio long code 1; 10DLC by trust score; toll-free 3+; short code 100). */
+  SMS_MPS: z.coerce.number().positive().max(1000).default(1),
+  /** USD per SMS segment, for the cost estimate and the results. */
+  SMS_PRICE_PER_SEGMENT: z.coerce.number().min(0).max(1).default(0.0083),
+  /** A campaign text left "sending" this long (its process died) is settled by asking the provider. */
+  SEND_IN_DOUBT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
 }).superRefine((env, ctx) => {

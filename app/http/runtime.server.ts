@@ -7,6 +7,12 @@ import type { JobLoop } from "~/services/job-loop.server";
 import { startPostbackWorker } from "~/services/conversion-postback.server";
 import { startDoubleOptInExpiry } from "~/services/double-opt-in.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
+import { startCampaignSender } from "~/services/sending/engine.server";
+import { createSmsChannel } from "~/services/sending/sms-channel.server";
+import { createEmailChannel, mailgunEventLookup } from "~/services/newsletter/email-channel.server";
+import { createLogNewsletterMailer, createSmtpNewsletterMailer } from "~/services/newsletter/mailer.server";
+import { startNewsletterHousekeeping } from "~/services/newsletter/housekeeping.server";
+import { digestSources, issueSettings, unsubscribeMailbox } from "./newsletter-admin.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 import { smsTransportFromEnv } from "./sms-transport-from-env.server";
@@ -19,13 +25,28 @@ export async function startRuntime() {
   const env = getEnv();
   const database = await getDatabase();
   const { db } = database;
-  const transport = smsTransportFromEnv(env);
+  const transport = smsTransportFromEnv(env, db);
   const mail = env.SMTP_URL
     ? createSmtpTransport(env.SMTP_URL, env.MAIL_FROM)
     : createLogEmailTransport((entry, message) => logger.info(entry, message));
+  const engine = { db, logger, siteUrl: env.SITE_URL, dncPolicy: env.DNC_POLICY, inDoubtAfterSeconds: env.SEND_IN_DOUBT_SECONDS };
+  const newsletterMailer = env.SMTP_URL
+    ? createSmtpNewsletterMailer(env.SMTP_URL, env.MAIL_FROM)
+    : createLogNewsletterMailer((entry, message) => logger.info(entry, message));
+  const emailChannel = createEmailChannel({
+    mailer: newsletterMailer,
+    ratePerSecond: env.NEWSLETTER_RATE,
+    settings: issueSettings(),
+    known: digestSources,
+    unsubscribeMailbox: unsubscribeMailbox(),
+    lookup: env.MAILGUN_API_KEY && env.MAILGUN_DOMAIN ? mailgunEventLookup({ apiBase: env.MAILGUN_API_BASE, domain: env.MAILGUN_DOMAIN, apiKey: env.MAILGUN_API_KEY }) : undefined,
+  });
   jobs = [
     startOutboxWorker({ db, transport, logger }),
     startEmailWorker({ db, transport: mail, logger }),
+    startCampaignSender({ ...engine, channel: createSmsChannel({ transport, ratePerSecond: env.SMS_MPS, dncPolicy: env.DNC_POLICY }) }),
+    startCampaignSender({ ...engine, channel: emailChannel }),
+    startNewsletterHousekeeping({ db, logger }),
     // Both run whatever the settings: postbacks queued before a restart still go, and opt-ins left
     // pending when double opt-in is switched off still expire.
     startPostbackWorker({ db, logger }),
@@ -38,6 +59,7 @@ export async function startRuntime() {
       smsTransport: transport.name,
       mailTransport: mail.name,
       dncPolicy: env.DNC_POLICY,
+      smsMps: env.SMS_MPS,
       doubleOptIn: env.SMS_DOUBLE_OPT_IN,
       conversionPostbacks: Boolean(env.CONVERSION_POSTBACK_URL),
     },

@@ -1,9 +1,10 @@
 import { createLogTransport, createTwilioTransport, type SmsTransport } from "~/services/sms-transport.server";
+import type { Db } from "~/db/client.server";
 import type { Env } from "./env.server";
 import { logger } from "./logger.server";
 
 /** Twilio when its settings are present, otherwise the log transport. */
-export function smsTransportFromEnv(env: Env): SmsTransport {
+export function smsTransportFromEnv(env: Env, db?: Db): SmsTransport {
   if (env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN) {
     return createTwilioTransport({
       accountSid: env.TWILIO_ACCOUNT_SID,
@@ -14,5 +15,5 @@ export function smsTransportFromEnv(env: Env): SmsTransport {
       statusCallbackUrl: `${env.SITE_URL}/api/sms/status`,
     });
   }
-  return createLogTransport((entry, message) => logger.info(entry, message));
+  return createLogTransport((entry, message) => logger.info(entry, message), db);
 }

@@ -1,3 +1,15 @@
+/** Time zones an admin may schedule a campaign in. */
+export const SCHEDULE_ZONES = [
+  { zone: "America/New_York", label: "Eastern (New York)" },
+  { zone: "America/Chicago", label: "Central (Chicago)" },
+  { zone: "America/Denver", label: "Mountain (Denver)" },
+  { zone: "America/Phoenix", label: "Arizona (Phoenix)" },
+  { zone: "America/Los_Angeles", label: "Pacific (Los Angeles)" },
+  { zone: "America/Anchorage", label: "Alaska (Anchorage)" },
+  { zone: "Pacific/Honolulu", label: "Hawaii (Honolulu)" },
+  { zone: "UTC", label: "UTC" },
+] as const;
+
 /** Wall-clock parts of an instant in a named time zone. */
 function wallClock(instant: number, zone: string) {
   const parts = new Intl.DateTimeFormat("en-US", {
@@ -39,4 +51,9 @@ export function zonedLocalToUtc(local: string, zone: string): Date | null {
   let instant = wanted - (wallClock(wanted, zone) - wanted);
   instant = wanted - (wallClock(instant, zone) - instant);
   return wallClock(instant, zone) === wanted ? new Date(instant) : null;
+}
+
+/** "2026-11-24 09:30 EST" in the given zone. */
+export function formatInZone(instant: Date, zone: string) {
+  return new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "medium", timeStyle: "short", timeZoneName: "short" }).format(instant);
 }

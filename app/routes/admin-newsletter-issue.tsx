@@ -12,8 +12,12 @@ import { BodyError, bodyErrorResponse, readFormParams } from "~/http/body.server
 import { digestChoices, digestSources, issueSettings, parseIssueForm, unsubscribeMailbox } from "~/http/newsletter-admin.server";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
+import { SCHEDULE_ZONES } from "~/lib/zoned-time";
 import { newsletterAudienceCounts } from "~/services/newsletter/audience.server";
-import { getIssue, recipientLinks, renderIssueFor, saveIssueDraft, sendIssueTest, slugsOf } from "~/services/newsletter/issues.server";
+import { getIssue, issueWithStatus, recipientLinks, renderIssueFor, saveIssueDraft, sendIssueTest, slugsOf } from "~/services/newsletter/issues.server";
+import { newsletterResults } from "~/services/newsletter/results.server";
+import { NewsletterResultsPanel } from "~/components/admin/newsletter-results";
+import { ISSUE_STATUS_LABEL } from "./admin-newsletter";
 import { personalize } from "~/services/newsletter/issue-email.server";
 import { cancelIssue, scheduleIssue } from "~/services/newsletter/schedule.server";
 import { ISSUE_FORM_LIMIT } from "./admin-newsletter";
@@ -27,7 +31,7 @@ function issueId(params: { id?: string }) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
   const db = await getDb();
-  const issue = await getIssue(db, issueId(params));
+  const issue = await issueWithStatus(db, issueId(params));
   if (!issue) throw data({ message: "No such issue." }, { status: 404 });
   const settings = issueSettings();
   const rendered = await renderIssueFor(issue, digestSources(), settings);
@@ -46,6 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     previewText: preview.text,
     choices: digestChoices(),
     audience: await newsletterAudienceCounts(db),
+    results: issue.campaignId ? await newsletterResults(db, issue.campaignId) : null,
     staffEmail: user.email,
     postalAddressSet: Boolean(settings.postalAddress),
   };
@@ -103,10 +108,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageMeta(matches, { title: loaderData ? `Newsletter: ${loaderData.issue.subject}` : "Newsletter", description: "A newsletter issue.", path: "/admin/newsletter", noindex: true });
 
-const ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles", "America/Anchorage", "Pacific/Honolulu", "UTC"];
 
 export default function AdminNewsletterIssue({ loaderData, actionData }: Route.ComponentProps) {
-  const { issue, previewHtml, previewText, choices, audience, staffEmail, postalAddressSet } = loaderData;
+  const { issue, previewHtml, previewText, choices, audience, staffEmail, postalAddressSet, results } = loaderData;
   const editable = issue.status === "draft" || issue.status === "scheduled";
   const errors = actionData && "errors" in actionData ? actionData.errors : undefined;
   return (
@@ -119,11 +123,19 @@ export default function AdminNewsletterIssue({ loaderData, actionData }: Route.C
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-3xl font-extrabold text-primary">{issue.subject}</h1>
         <p className="text-sm font-semibold" data-testid="issue-status">
-          Status: {issue.status}
+          Status: {ISSUE_STATUS_LABEL[issue.status]}
           {issue.scheduledAt ? ` · ${new Date(issue.scheduledAt).toLocaleString("en-US", { timeZone: "UTC" })} UTC` : ""}
         </p>
       </div>
       {actionData && "notice" in actionData ? <NoticeBanner notice={actionData.notice} /> : null}
+      {results ? (
+        <Card className="p-6">
+          <h2 className="text-lg font-bold text-primary">Results</h2>
+          <div className="mt-4">
+            <NewsletterResultsPanel results={results} live={issue.status === "sending" || issue.status === "scheduled"} />
+          </div>
+        </Card>
+      ) : null}
       <div className="grid gap-8 lg:grid-cols-2">
         <div className="space-y-8">
           <Card className="p-6">
@@ -164,8 +176,10 @@ export default function AdminNewsletterIssue({ loaderData, actionData }: Route.C
                       Time zone
                     </label>
                     <select id="zone" name="zone" defaultValue="America/New_York" className="block w-full rounded-md border border-input bg-background px-3 py-2.5">
-                      {ZONES.map((zone) => (
-                        <option key={zone}>{zone}</option>
+                      {SCHEDULE_ZONES.map(({ zone, label }) => (
+                        <option key={zone} value={zone}>
+                          {label}
+                        </option>
                       ))}
                     </select>
                   </div>
@@ -175,7 +189,7 @@ export default function AdminNewsletterIssue({ loaderData, actionData }: Route.C
                 </Form>
               </div>
             ) : null}
-            {issue.status === "scheduled" || issue.status === "sending" ? (
+            {issue.status === "scheduled" || issue.status === "sending" || issue.status === "paused" ? (
               <Form method="post" className="mt-4">
                 <input type="hidden" name="intent" value="cancel" />
                 <Button type="submit" variant="outline">

@@ -50,7 +50,7 @@ export async function action({ request }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Newsletter", description: "Write and send the newsletter.", path: "/admin/newsletter", noindex: true });
 
-const STATUS_LABEL: Record<string, string> = { draft: "Draft", scheduled: "Scheduled", sending: "Sending", sent: "Sent", cancelled: "Cancelled" };
+export const ISSUE_STATUS_LABEL: Record<string, string> = { draft: "Draft", scheduled: "Scheduled", sending: "Sending", paused: "Paused", completed: "Sent", cancelled: "Cancelled" };
 
 export default function AdminNewsletter({ loaderData, actionData }: Route.ComponentProps) {
   const { issues, audience, choices, postalAddressSet } = loaderData;
@@ -107,7 +107,7 @@ export default function AdminNewsletter({ loaderData, actionData }: Route.Compon
                     {issue.subject}
                   </Link>
                   <span className="text-sm text-muted-foreground">
-                    {STATUS_LABEL[issue.status]} · {new Date(issue.scheduledAt ?? issue.createdAt).toLocaleString("en-US", { timeZone: "UTC" })} UTC
+                    {ISSUE_STATUS_LABEL[issue.status]} · {new Date(issue.scheduledAt ?? issue.createdAt).toLocaleString("en-US", { timeZone: "UTC" })} UTC
                   </span>
                 </li>
               ))}

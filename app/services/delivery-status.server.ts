@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { smsMessages } from "~/db/schema";
+import { campaignRecipients, smsMessages } from "~/db/schema";
 
 /**
  * Twilio's delivery states in the order a message passes through them. Callbacks can arrive out of
@@ -43,5 +43,15 @@ export async function recordDeliveryStatus(db: Db, report: DeliveryReport) {
     })
     .where(and(eq(smsMessages.providerId, report.messageSid), sql`${currentRank} < ${rank}`))
     .returning({ id: smsMessages.id });
-  return updated.length > 0;
+  if (updated.length > 0) return true;
+  // Not a welcome or reply: a campaign text, in the campaign ledger.
+  const campaignRow = await db
+    .update(campaignRecipients)
+    .set({
+      providerStatus: report.status.toLowerCase(),
+      ...(report.errorCode ? { error: `Twilio error ${report.errorCode.slice(0, 10)}` } : {}),
+    })
+    .where(and(eq(campaignRecipients.providerId, report.messageSid), sql`${currentRank} < ${rank}`))
+    .returning({ id: campaignRecipients.id });
+  return campaignRow.length > 0;
 }

@@ -34,6 +34,19 @@ describe("the Twilio transport", () => {
     });
   });
 
+  it("answers whether Twilio already has a message (the list filtered by To), also after a lost answer", async () => {
+    const before = new Date(Date.now() - 2000);
+    twilio.dropNextAnswers(1);
+    const lost = await transport().send({ id: 7, to: "+12124567899", body: "Patriot Investor: in doubt" });
+    expect(lost).toMatchObject({ ok: false, retryable: true, inDoubt: true });
+    const found = await transport().lookup!({ to: "+12124567899", body: "Patriot Investor: in doubt", since: before });
+    expect(found).toEqual({ found: true, providerId: expect.stringMatching(/^SM/), providerStatus: "sent" });
+    expect(await transport().lookup!({ to: "+12124567899", body: "another text", since: before })).toEqual({ found: false });
+    expect(await transport().lookup!({ to: "+12124567899", body: "Patriot Investor: in doubt", since: new Date(Date.now() + 60_000) })).toEqual({ found: false });
+    const unreachable = createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase: "http://127.0.0.1:9" });
+    expect(await unreachable.lookup!({ to: "+12124567899", body: "x", since: before })).toMatchObject({ found: null });
+  });
+
   it("uses the Messaging Service when one is configured", async () => {
     const viaService = createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, messagingServiceSid: `MG${"2".repeat(32)}`, apiBase: twilio.url });
     await viaService.send({ id: 2, to: "+12124567891", body: "x" });

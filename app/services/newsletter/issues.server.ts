@@ -1,4 +1,5 @@
 import { desc, eq, sql } from "drizzle-orm";
+import { campaigns } from "~/db/schema";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { auditLog, newsletterIssues } from "~/db/schema";
@@ -27,13 +28,32 @@ export function slugsOf(issue: Pick<NewsletterIssue, "articleSlugs">) {
   return issue.articleSlugs ? issue.articleSlugs.split(",").filter(Boolean) : [];
 }
 
+/** An issue is a draft until it is scheduled; from then on its campaign's status is its status. */
+export type IssueStatus = "draft" | (typeof campaigns.$inferSelect)["status"];
+
 export async function listIssues(db: Db, limit = 50) {
-  return db.select().from(newsletterIssues).orderBy(desc(newsletterIssues.createdAt), desc(newsletterIssues.id)).limit(limit);
+  const rows = await db
+    .select({ issue: newsletterIssues, status: campaigns.status, scheduledAt: campaigns.scheduledAt })
+    .from(newsletterIssues)
+    .leftJoin(campaigns, eq(campaigns.id, newsletterIssues.campaignId))
+    .orderBy(desc(newsletterIssues.createdAt), desc(newsletterIssues.id))
+    .limit(limit);
+  return rows.map((row) => ({ ...row.issue, status: (row.status ?? "draft") as IssueStatus, scheduledAt: row.scheduledAt }));
 }
 
-export async function getIssue(db: Db, id: number) {
+export async function getIssue(db: Pick<Db, "select">, id: number) {
   const [issue] = await db.select().from(newsletterIssues).where(eq(newsletterIssues.id, id));
   return issue ?? null;
+}
+
+export async function issueWithStatus(db: Db, id: number) {
+  const [row] = await db
+    .select({ issue: newsletterIssues, status: campaigns.status, scheduledAt: campaigns.scheduledAt, scheduleZone: campaigns.scheduleZone })
+    .from(newsletterIssues)
+    .leftJoin(campaigns, eq(campaigns.id, newsletterIssues.campaignId))
+    .where(eq(newsletterIssues.id, id));
+  if (!row) return null;
+  return { ...row.issue, status: (row.status ?? "draft") as IssueStatus, scheduledAt: row.scheduledAt, scheduleZone: row.scheduleZone };
 }
 
 export type SaveIssueResult = { ok: true; id: number } | { ok: false; code: "unknown_article"; slug: string } | { ok: false; code: "not_editable" };
@@ -57,7 +77,8 @@ export async function saveIssueDraft(db: Db, input: { id?: number; draft: IssueD
       const [row] = await tx
         .update(newsletterIssues)
         .set({ ...values, updatedAt: sql`now()` })
-        .where(sql`${newsletterIssues.id} = ${id} AND ${newsletterIssues.status} IN ('draft', 'scheduled')`)
+        // Editable until its send starts: the issue is rendered when the campaign starts.
+        .where(sql`${newsletterIssues.id} = ${id} AND (${newsletterIssues.campaignId} IS NULL OR EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ${newsletterIssues.campaignId} AND c.status = 'scheduled'))`)
         .returning({ id: newsletterIssues.id });
       if (!row) return { ok: false as const, code: "not_editable" as const };
     }

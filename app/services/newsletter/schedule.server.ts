@@ -1,15 +1,21 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { auditLog, newsletterIssues } from "~/db/schema";
+import { auditLog, campaigns, newsletterIssues } from "~/db/schema";
 import { zonedLocalToUtc } from "~/lib/zoned-time";
+import { controlCampaign } from "../sending/campaigns.server";
+import { nudgeCampaigns } from "../sending/signal.server";
 
 const MAX_AHEAD_DAYS = 366;
+/** A newsletter copy not sent within this long after the issue started is dropped, not sent days late. */
+const NEWSLETTER_TTL_HOURS = 72;
 
 export type ScheduleResult = { ok: true; at: Date } | { ok: false; message: string; field?: "sendAt" | "zone" };
 
 /**
- * Puts a draft (or re-times a scheduled issue) on the schedule: "now", or a wall-clock time in a
- * named zone. The sending job starts it when the time comes, on whichever process gets there first.
+ * Puts an issue on the schedule ("now", or a wall-clock time in a named zone) as an e-mail
+ * campaign of the send engine, which starts it when the time comes on whichever process gets
+ * there first, plans every confirmed subscriber and sends each one copy. A scheduled issue can be
+ * re-timed until it starts.
  */
 export async function scheduleIssue(
   db: Db,
@@ -24,33 +30,43 @@ export async function scheduleIssue(
     if (parsed.getTime() > now.getTime() + MAX_AHEAD_DAYS * 86_400_000) return { ok: false, field: "sendAt", message: "Schedule at most a year ahead." };
     at = parsed;
   }
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(newsletterIssues)
-      .set({ status: "scheduled", scheduledAt: at, updatedAt: sql`now()` })
-      .where(and(eq(newsletterIssues.id, input.id), inArray(newsletterIssues.status, ["draft", "scheduled"])))
-      .returning({ id: newsletterIssues.id });
-    if (!row) return { ok: false as const, message: "This issue is being sent or was sent already." };
+  const zone = input.when === "now" ? null : input.when.zone;
+  const result = await db.transaction(async (tx) => {
+    const [issue] = await tx.select().from(newsletterIssues).where(eq(newsletterIssues.id, input.id)).for("update");
+    if (!issue) return { ok: false as const, message: "No such issue." };
+    const values = { name: issue.subject, scheduledAt: at, scheduleZone: zone, expiresAt: new Date(at.getTime() + NEWSLETTER_TTL_HOURS * 3_600_000), updatedAt: sql`now()` };
+    if (issue.campaignId) {
+      const [retimed] = await tx
+        .update(campaigns)
+        .set({ ...values, version: sql`${campaigns.version} + 1` })
+        .where(sql`${campaigns.id} = ${issue.campaignId} AND ${campaigns.status} = 'scheduled'`)
+        .returning({ id: campaigns.id });
+      if (!retimed) return { ok: false as const, message: "This issue is being sent or was sent already." };
+    } else {
+      const [campaign] = await tx
+        .insert(campaigns)
+        .values({ ...values, channel: "email", body: String(issue.id), audience: {}, status: "scheduled", pricePerSegment: "0", createdBy: input.actor })
+        .returning({ id: campaigns.id });
+      await tx.update(newsletterIssues).set({ campaignId: campaign!.id, updatedAt: sql`now()` }).where(eq(newsletterIssues.id, issue.id));
+    }
     await tx.insert(auditLog).values({
       actor: input.actor,
       action: input.when === "now" ? "newsletter.send_now" : "newsletter.schedule",
       entity: `newsletter_issue:${input.id}`,
-      after: JSON.stringify({ at: at.toISOString(), ...(input.when === "now" ? {} : { local: input.when.local, zone: input.when.zone }) }),
+      after: JSON.stringify({ at: at.toISOString(), zone }),
     });
     return { ok: true as const, at };
   });
+  if (result.ok && input.when === "now") nudgeCampaigns();
+  return result;
 }
 
-/** Stops an issue that has not gone out to everyone; copies already sent stay sent. */
+/** Stops an issue that has not gone out to everyone: queued copies are cancelled, sent ones stay sent. */
 export async function cancelIssue(db: Db, input: { id: number; actor: string }) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(newsletterIssues)
-      .set({ status: "cancelled", updatedAt: sql`now()` })
-      .where(and(eq(newsletterIssues.id, input.id), inArray(newsletterIssues.status, ["scheduled", "sending"])))
-      .returning({ id: newsletterIssues.id });
-    if (!row) return { ok: false as const, message: "Only a scheduled issue or one being sent can be cancelled." };
-    await tx.insert(auditLog).values({ actor: input.actor, action: "newsletter.cancel", entity: `newsletter_issue:${input.id}` });
-    return { ok: true as const };
-  });
+  const [issue] = await db.select({ campaignId: newsletterIssues.campaignId }).from(newsletterIssues).where(eq(newsletterIssues.id, input.id));
+  if (!issue?.campaignId) return { ok: false as const, message: "This issue is not scheduled." };
+  const result = await controlCampaign(db, { id: issue.campaignId, action: "cancel", actor: input.actor });
+  if (!result.ok) return { ok: false as const, message: result.message };
+  await db.insert(auditLog).values({ actor: input.actor, action: "newsletter.cancel", entity: `newsletter_issue:${input.id}` });
+  return { ok: true as const };
 }

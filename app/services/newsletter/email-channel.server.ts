@@ -1,0 +1,134 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { consentEvents, subscribers } from "~/db/schema";
+import type { SentLookup } from "../sms-transport.server";
+import type { ChannelDecision, ClaimedRecipient, SendChannel } from "../sending/channel";
+import { shortCodeFor } from "../sending/links.server";
+import { replaceUrls } from "~/lib/short-links";
+import { personalize, type RenderedIssue } from "./issue-email.server";
+import { getIssue, recipientLinks, renderIssueFor, type DigestSource, type IssueSettings } from "./issues.server";
+import type { NewsletterMailer } from "./mailer.server";
+
+/** What a newsletter campaign sends: rendered once when it starts (send_body). */
+type PreparedIssue = RenderedIssue & { subject: string };
+
+/** The provider's event log, asked about a copy whose send was interrupted (Mailgun's Events API). */
+export type EmailEventLookup = (messageId: string) => Promise<SentLookup>;
+
+export function mailgunEventLookup(options: { apiBase: string; domain: string; apiKey: string }): EmailEventLookup {
+  return async (messageId) => {
+    try {
+      const url = `${options.apiBase.replace(/\/$/, "")}/v3/${encodeURIComponent(options.domain)}/events?message-id=${encodeURIComponent(messageId.replace(/[<>]/g, ""))}`;
+      const response = await fetch(url, { headers: { Authorization: `Basic ${Buffer.from(`api:${options.apiKey}`).toString("base64")}` }, signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) return { found: null, error: `events API answered ${response.status}` };
+      const body = (await response.json()) as { items?: { event?: string }[] };
+      const accepted = (body.items ?? []).some((item) => item.event === "accepted" || item.event === "delivered");
+      return accepted ? { found: true, providerId: messageId, providerStatus: "accepted" } : { found: false };
+    } catch (error) {
+      return { found: null, error: (error as Error).message };
+    }
+  };
+}
+
+/** Every link of the issue through our short links (clicks counted per issue); images stay direct. */
+async function shortenLinks(tx: Db, campaignId: string, rendered: RenderedIssue, siteUrl: string): Promise<RenderedIssue> {
+  const hrefs = [...new Set([...rendered.html.matchAll(/href="(https?:\/\/[^"]+)"/g)].map((match) => match[1]!.replaceAll("&amp;", "&")))];
+  const codes = new Map<string, string>();
+  for (const url of hrefs) {
+    if (url.startsWith(`${siteUrl}/l/`) || url.startsWith(`${siteUrl}/newsletter/`)) continue;
+    codes.set(url, `${siteUrl}/l/${await shortCodeFor(tx, campaignId, url)}`);
+  }
+  let html = rendered.html;
+  for (const [url, short] of [...codes].sort((a, b) => b[0].length - a[0].length)) html = html.replaceAll(`href="${url.replaceAll("&", "&amp;")}"`, `href="${short}"`);
+  const text = replaceUrls(rendered.text, (url) => codes.get(url) ?? url);
+  return { html, text };
+}
+
+const messageIdFor = (row: Pick<ClaimedRecipient, "campaignId" | "id">, siteUrl: string) => `<nl-${row.campaignId}-${row.id}@${new URL(siteUrl).hostname}>`;
+
+/**
+ * The newsletter as a channel of the send engine: the engine plans, paces, retries, settles
+ * interrupted sends and counts results; this module prepares the issue once, checks each address
+ * right before its copy (still confirmed, not unsubscribed, not suppressed) and sends the copy
+ * with its own unsubscribe links over the pooled SMTP connection.
+ */
+export function createEmailChannel(options: {
+  mailer: NewsletterMailer;
+  ratePerSecond: number;
+  settings: IssueSettings;
+  known: () => readonly DigestSource[];
+  unsubscribeMailbox: string;
+  lookup?: EmailEventLookup;
+}): SendChannel {
+  const { settings } = options;
+  const prepared = new Map<string, PreparedIssue>();
+  const tokens = new Map<number, string>();
+  const issueOf = (row: ClaimedRecipient) => {
+    let issue = prepared.get(row.campaignId);
+    if (!issue) {
+      issue = JSON.parse(row.body) as PreparedIssue;
+      prepared.set(row.campaignId, issue);
+    }
+    return issue;
+  };
+  return {
+    name: "email",
+    rateKey: "email",
+    ratePerSecond: options.ratePerSecond,
+    segments: () => 1,
+    optOutReason: "mailbox_rejected",
+
+    async prepare(tx, campaign) {
+      const issue = await getIssue(tx, Number(campaign.body));
+      if (!issue) throw new Error(`campaign ${campaign.id} names no newsletter issue`);
+      const rendered = await shortenLinks(tx, campaign.id, await renderIssueFor(issue, options.known(), settings), settings.siteUrl);
+      return JSON.stringify({ subject: issue.subject, ...rendered } satisfies PreparedIssue);
+    },
+
+    async decide(db, rows) {
+      const ids = rows.map((row) => row.id).join(",");
+      const result = await db.execute<{ id: number | string; status: string | null; email_token: string | null }>(sql`
+        SELECT r.id, s.status, s.email_token FROM campaign_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id
+        WHERE r.id = ANY(string_to_array(${ids}, ',')::bigint[])`);
+      const decisions = new Map<number, ChannelDecision>();
+      for (const fact of result.rows) {
+        const id = Number(fact.id);
+        if (fact.status === "active" && fact.email_token) {
+          tokens.set(id, fact.email_token);
+          decisions.set(id, { action: "send" });
+        } else {
+          decisions.set(id, { action: "skip", reason: fact.status === "bounced" || fact.status === "complained" ? "suppressed" : fact.status === "unsubscribed" ? "unsubscribed" : "not_active" });
+        }
+      }
+      return decisions;
+    },
+
+    async send(row) {
+      const issue = issueOf(row);
+      const token = tokens.get(row.id);
+      tokens.delete(row.id);
+      if (!token) return { ok: false, retryable: true, error: "the recipient was not checked before sending" };
+      const { links, headers } = recipientLinks(settings.siteUrl, token, options.unsubscribeMailbox);
+      const copy = personalize(issue, links);
+      const result = await options.mailer.send({ to: row.address, subject: issue.subject, text: copy.text, html: copy.html, headers, messageId: messageIdFor(row, settings.siteUrl) });
+      if (result.ok) return { ok: true, providerId: result.providerId, providerStatus: "accepted" };
+      return { ok: false, retryable: !result.permanent, optedOut: result.mailboxRejected, error: result.error };
+    },
+
+    ...(options.lookup
+      ? { lookup: (row: ClaimedRecipient) => options.lookup!(messageIdFor(row, settings.siteUrl)) }
+      : {}),
+
+    /** The receiving server says the mailbox does not exist: a hard bounce, never mailed again. */
+    async optOut(db, row, evidence) {
+      await db.transaction(async (tx) => {
+        const [subscriber] = await tx
+          .update(subscribers)
+          .set({ status: "bounced", updatedAt: sql`now()` })
+          .where(sql`${subscribers.id} = ${row.subscriberId} AND ${subscribers.status} IN ('active', 'pending', 'unsubscribed', 'expired')`)
+          .returning({ id: subscribers.id });
+        if (subscriber) await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "email", action: "email_bounce", email: row.address, source: "smtp", inboundBody: evidence.slice(0, 200) });
+      });
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { Db } from "~/db/client.server";
+import type { SendResult, SentLookup } from "../sms-transport.server";
+
+/** A ledger row claimed for sending, with what every channel needs. */
+export type ClaimedRecipient = {
+  id: number;
+  campaignId: string;
+  subscriberId: string;
+  address: string;
+  attempts: number;
+  body: string;
+  expiresAt: Date | null;
+  /** When this claim (or the interrupted one, for in-doubt rows) took the row. */
+  lockedAt: Date;
+};
+
+export type ChannelDecision = { action: "send" } | { action: "wait"; until: Date } | { action: "skip"; reason: string };
+
+/**
+ * What differs between SMS and e-mail; the engine (ledger, pacing, retries, in-doubt rows,
+ * results) is the same. `decide` reads the facts the channel's pure check needs in one query and
+ * applies it.
+ */
+export type SendChannel = {
+  name: "sms" | "email";
+  /** Token-bucket key and rate (messages per second) of the sender. */
+  rateKey: string;
+  ratePerSecond: number;
+  decide(db: Db, rows: ClaimedRecipient[], now: Date): Promise<Map<number, ChannelDecision>>;
+  send(row: ClaimedRecipient): Promise<SendResult>;
+  /** Asks the provider whether it already has this message; without it an interrupted send is failed, never repeated. */
+  lookup?(row: ClaimedRecipient, since: Date): Promise<SentLookup>;
+  /** The provider says the person unsubscribed (SMS 21610): opt them out everywhere. */
+  optOut(db: Db, row: ClaimedRecipient, evidence: string): Promise<void>;
+  segments(body: string): number;
+  /** The failure reason recorded when the provider's answer opts the person out (default carrier_opt_out). */
+  optOutReason?: string;
+  /**
+   * The message as it will be sent, made once when the campaign starts (inside its planning
+   * transaction). Without it every URL of the body becomes a short link.
+   */
+  prepare?(tx: Db, campaign: { id: string; body: string }): Promise<string>;
+};

@@ -1,0 +1,254 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { auditLog, campaigns } from "~/db/schema";
+import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "../job-loop.server";
+import { AudienceSchema, planRecipients } from "./audience.server";
+import type { ChannelDecision, ClaimedRecipient, SendChannel } from "./channel";
+import { renderLinks } from "./links.server";
+import { returnTokens, takeTokens, burstFor } from "./rate-bucket.server";
+import { campaignSignal } from "./signal.server";
+
+export const MAX_SEND_ATTEMPTS = 8;
+/** An alert not sent within this long after it started is stale and dropped. */
+export const DEFAULT_TTL_HOURS = 24;
+
+type Row = Record<string, unknown>;
+
+export type EngineOptions = {
+  db: Db;
+  channel: SendChannel;
+  logger: JobLogger;
+  siteUrl: string;
+  dncPolicy: "refuse" | "allow_with_consent";
+  /** A row left `sending` this long is in doubt (its process died): ask the provider. */
+  inDoubtAfterSeconds?: number;
+  /** Injected in tests; the rate bucket and in-doubt timing always use the database's clock. */
+  clock?: () => Date;
+};
+
+const toDate = (value: unknown) => (value instanceof Date ? value : value === null || value === undefined ? null : new Date(String(value)));
+
+function claimedFrom(row: Row): ClaimedRecipient {
+  return {
+    id: Number(row.id),
+    campaignId: String(row.campaign_id),
+    subscriberId: String(row.subscriber_id),
+    address: String(row.address),
+    attempts: Number(row.attempts),
+    body: String(row.body ?? ""),
+    expiresAt: toDate(row.expires_at),
+    lockedAt: toDate(row.locked_at) ?? new Date(),
+  };
+}
+
+/**
+ * Starts the campaigns whose time has come: renders the short links and plans the ledger in one
+ * transaction, under a row lock that a second process skips, so a campaign is planned once.
+ */
+export async function startDueCampaigns(options: Pick<EngineOptions, "db" | "siteUrl" | "dncPolicy" | "logger" | "channel">, now: Date) {
+  const { db, channel: sender } = options;
+  // Each channel's sender starts its own campaigns (the message is prepared the channel's way).
+  const due = await db.execute<{ id: string }>(sql`
+    SELECT id FROM campaigns WHERE status = 'scheduled' AND channel = ${sender.name} AND scheduled_at <= ${now.toISOString()}::timestamptz ORDER BY scheduled_at LIMIT 5`);
+  let started = 0;
+  for (const { id } of due.rows) {
+    const ok = await db.transaction(async (tx) => {
+      const locked = await tx.execute<Row>(sql`SELECT id, channel, body, audience, expires_at FROM campaigns WHERE id = ${id} AND status = 'scheduled' FOR UPDATE SKIP LOCKED`);
+      const campaign = locked.rows[0];
+      if (!campaign) return false;
+      const audience = AudienceSchema.parse(typeof campaign.audience === "string" ? JSON.parse(campaign.audience) : campaign.audience);
+      const channel = campaign.channel as "sms" | "email";
+      const sendBody = sender.prepare
+        ? await sender.prepare(tx, { id, body: String(campaign.body) })
+        : await renderLinks(tx, id, String(campaign.body), options.siteUrl);
+      const planned = await planRecipients(tx, { id, channel, audience }, options.dncPolicy, now);
+      const expiresAt = toDate(campaign.expires_at) ?? new Date(now.getTime() + DEFAULT_TTL_HOURS * 3_600_000);
+      await tx
+        .update(campaigns)
+        .set({ status: "sending", sendBody, plannedCount: planned, plannedAt: now, startedAt: now, expiresAt, updatedAt: now })
+        .where(sql`id = ${id}`);
+      await tx.insert(auditLog).values({ actor: "system", action: "campaign.started", entity: `campaign:${id}`, after: JSON.stringify({ planned }) });
+      return true;
+    });
+    if (ok) {
+      started++;
+      options.logger.info({ campaignId: id }, "campaign started");
+    }
+  }
+  return started;
+}
+
+/** Claims due rows of running campaigns; a row another process holds is skipped, never shared. */
+async function claimDue(db: Db, channel: SendChannel["name"], limit: number, now: Date) {
+  const result = await db.execute<Row>(sql`
+    WITH due AS (
+      SELECT r.id FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id
+      WHERE r.state = 'queued' AND r.next_attempt_at <= ${now.toISOString()}::timestamptz AND c.status = 'sending' AND c.channel = ${channel}
+      ORDER BY r.next_attempt_at, r.id
+      LIMIT ${limit}
+      FOR UPDATE OF r SKIP LOCKED
+    )
+    UPDATE campaign_recipients r SET state = 'sending', locked_at = clock_timestamp(), attempts = r.attempts + 1, updated_at = clock_timestamp()
+    FROM due, campaigns c WHERE r.id = due.id AND c.id = r.campaign_id
+    RETURNING r.id, r.campaign_id, r.subscriber_id, r.address, r.attempts, r.locked_at, c.send_body AS body, c.expires_at`);
+  return result.rows.map(claimedFrom);
+}
+
+/**
+ * Rows left `sending` longer than the threshold belong to a process that died (or lost the
+ * database) between claiming and recording the answer: the provider may or may not have the
+ * message. Ask it: found -> sent; not found -> queued again (re-checked, then sent once);
+ * no answer -> ask again later. Without a lookup the row fails: never a second text.
+ */
+export async function resolveInDoubt(options: EngineOptions) {
+  const { db, channel, logger } = options;
+  const seconds = options.inDoubtAfterSeconds ?? 60;
+  const result = await db.execute<Row>(sql`
+    WITH stale AS (
+      SELECT r.id, r.locked_at AS claimed_at FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id
+      WHERE r.state = 'sending' AND r.locked_at < clock_timestamp() - make_interval(secs => ${seconds}) AND c.channel = ${channel.name}
+      ORDER BY r.locked_at LIMIT 50
+      FOR UPDATE OF r SKIP LOCKED
+    )
+    UPDATE campaign_recipients r SET locked_at = clock_timestamp(), updated_at = clock_timestamp()
+    FROM stale, campaigns c WHERE r.id = stale.id AND c.id = r.campaign_id
+    RETURNING r.id, r.campaign_id, r.subscriber_id, r.address, r.attempts, stale.claimed_at AS locked_at, c.send_body AS body, c.expires_at`);
+  for (const row of result.rows.map(claimedFrom)) {
+    if (!channel.lookup) {
+      await finish(db, row.id, { state: "failed", reason: "in_doubt", error: "Interrupted mid-send; the provider cannot be asked, so it is not sent again." });
+      continue;
+    }
+    // The provider's clock and ours differ a little, and Twilio's dates are whole seconds.
+    const answer = await channel.lookup(row, new Date(row.lockedAt.getTime() - 120_000));
+    if (answer.found === true) {
+      await finish(db, row.id, { state: "sent", providerId: answer.providerId, providerStatus: answer.providerStatus, segments: channel.segments(row.body), sentAt: row.lockedAt });
+      logger.info({ recipientId: row.id }, "in-doubt send found at the provider: recorded as sent");
+    } else if (answer.found === false) {
+      await db.execute(sql`UPDATE campaign_recipients SET state = 'queued', locked_at = NULL, attempts = GREATEST(0, attempts - 1), updated_at = clock_timestamp() WHERE id = ${row.id} AND state = 'sending'`);
+      logger.info({ recipientId: row.id }, "in-doubt send not at the provider: queued again");
+    } else {
+      logger.warn({ recipientId: row.id, error: answer.error }, "in-doubt send: the provider did not answer; asking again later");
+    }
+  }
+  return result.rows.length;
+}
+
+type Outcome = {
+  state: "sent" | "failed" | "skipped" | "queued";
+  reason?: string | null;
+  error?: string | null;
+  providerId?: string;
+  providerStatus?: string;
+  segments?: number;
+  sentAt?: Date;
+  nextAttemptAt?: Date;
+  /** A wait for quiet hours is not a send attempt. */
+  uncountAttempt?: boolean;
+};
+
+async function finish(db: Db, id: number, outcome: Outcome) {
+  await db.execute(sql`
+    UPDATE campaign_recipients SET
+      state = ${outcome.state},
+      reason = ${outcome.reason ?? null},
+      error = ${outcome.error ?? null},
+      provider_id = COALESCE(${outcome.providerId ?? null}, provider_id),
+      provider_status = COALESCE(${outcome.providerStatus ?? null}, provider_status),
+      segments = COALESCE(${outcome.segments ?? null}::int, segments),
+      sent_at = COALESCE(${outcome.sentAt?.toISOString() ?? null}::timestamptz, sent_at),
+      next_attempt_at = COALESCE(${outcome.nextAttemptAt?.toISOString() ?? null}::timestamptz, next_attempt_at),
+      attempts = CASE WHEN ${outcome.uncountAttempt ?? false}::boolean THEN GREATEST(0, attempts - 1) ELSE attempts END,
+      locked_at = NULL,
+      updated_at = clock_timestamp()
+    WHERE id = ${id} AND state = 'sending'`);
+}
+
+/** Marks running campaigns with nothing left to send as completed. */
+async function completeFinished(db: Db, channel: SendChannel["name"], now: Date) {
+  await db.execute(sql`
+    UPDATE campaigns c SET status = 'completed', finished_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
+    WHERE c.status = 'sending' AND c.channel = ${channel}
+      AND NOT EXISTS (SELECT 1 FROM campaign_recipients r WHERE r.campaign_id = c.id AND r.state IN ('queued', 'sending'))`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One pass: start due campaigns, settle in-doubt rows, then send due rows at the channel's rate
+ * until none is due. Each message is checked by the channel right before it goes.
+ */
+export async function drainCampaigns(options: EngineOptions, isStopped: () => boolean = () => false) {
+  const { db, channel } = options;
+  const clock = options.clock ?? (() => new Date());
+  await startDueCampaigns(options, clock());
+  await resolveInDoubt(options);
+  const want = burstFor(channel.ratePerSecond);
+  let sent = 0;
+  while (!isStopped()) {
+    const tokens = await takeTokens(db, channel.rateKey, channel.ratePerSecond, want);
+    if (tokens.granted === 0) {
+      await sleep(Math.min(tokens.waitMs, 250));
+      continue;
+    }
+    const now = clock();
+    const rows = await claimDue(db, channel.name, tokens.granted, now);
+    if (rows.length === 0) {
+      await returnTokens(db, channel.rateKey, channel.ratePerSecond, tokens.granted);
+      await completeFinished(db, channel.name, now);
+      break;
+    }
+    const decisions = await channel.decide(db, rows, now);
+    const toSend: ClaimedRecipient[] = [];
+    for (const row of rows) {
+      const decision: ChannelDecision = decisions.get(row.id) ?? { action: "skip", reason: "not_active" };
+      if (decision.action === "send") toSend.push(row);
+      else if (decision.action === "wait") await finish(db, row.id, { state: "queued", reason: "quiet_hours", nextAttemptAt: decision.until, uncountAttempt: true });
+      else await finish(db, row.id, { state: "skipped", reason: decision.reason });
+    }
+    await returnTokens(db, channel.rateKey, channel.ratePerSecond, tokens.granted - toSend.length);
+    await Promise.all(toSend.map((row) => sendOne(options, row, clock)));
+    sent += toSend.length;
+  }
+  return sent;
+}
+
+async function sendOne(options: EngineOptions, row: ClaimedRecipient, clock: () => Date) {
+  const { db, channel, logger } = options;
+  const result = await channel.send(row);
+  if (result.ok) {
+    await finish(db, row.id, { state: "sent", providerId: result.providerId, providerStatus: result.providerStatus, segments: channel.segments(row.body), sentAt: clock() });
+    return;
+  }
+  if (result.inDoubt) {
+    // Left `sending`: the in-doubt pass asks the provider before anything is sent again.
+    logger.warn({ recipientId: row.id, error: result.error }, "campaign send got no answer; in doubt until the provider is asked");
+    return;
+  }
+  if (result.optedOut) {
+    await channel.optOut(db, row, result.error);
+    await finish(db, row.id, { state: "failed", reason: channel.optOutReason ?? "carrier_opt_out", error: result.error });
+    return;
+  }
+  if (!result.retryable) {
+    await finish(db, row.id, { state: "failed", reason: "provider_error", error: result.error });
+    return;
+  }
+  if (row.attempts >= MAX_SEND_ATTEMPTS) {
+    await finish(db, row.id, { state: "failed", reason: "retries_exhausted", error: result.error });
+    return;
+  }
+  await finish(db, row.id, { state: "queued", error: result.error, nextAttemptAt: new Date(clock().getTime() + backoffSeconds(row.attempts) * 1000) });
+  logger.warn({ recipientId: row.id, attempts: row.attempts, error: result.error }, "campaign send failed; retrying later");
+}
+
+/** The engine in a server process: polls, and wakes at once when a campaign is started. */
+export function startCampaignSender(options: EngineOptions & { pollMs?: number; autoStart?: boolean }): JobLoop {
+  return startJobLoop({
+    name: `campaigns-${options.channel.name}`,
+    drain: (isStopped) => drainCampaigns(options, isStopped),
+    logger: options.logger,
+    pollMs: options.pollMs,
+    signal: campaignSignal,
+    autoStart: options.autoStart,
+  });
+}

@@ -1,0 +1,118 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { csvField } from "../admin/csv-export.server";
+import { clickCounts } from "./links.server";
+import { reasonLabel } from "./reasons";
+
+type Executor = Pick<Db, "execute">;
+
+export const OPT_OUT_WINDOW_DAYS = 7;
+
+export type CampaignResults = {
+  planned: number;
+  queued: number;
+  waiting: number;
+  sending: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  skipped: number;
+  cancelled: number;
+  failedReasons: { reason: string; label: string; count: number }[];
+  skippedReasons: { reason: string; label: string; count: number }[];
+  optOuts: number;
+  clicks: number;
+  uniqueClickers: number;
+  segmentsSent: number;
+  cost: number;
+  /** Messages sent in the last minute, per second. */
+  currentRate: number;
+};
+
+/**
+ * A campaign's results, aggregated from its ledger, the provider's callbacks, the consent log and
+ * the click log: nothing is counted in memory, so every process shows the same numbers.
+ */
+export async function campaignResults(db: Executor, campaignId: string, pricePerSegment: number): Promise<CampaignResults> {
+  const [states, reasons, optOuts, clicks] = await Promise.all([
+    db.execute<Record<string, number | string | null>>(sql`
+      SELECT count(*)::int AS planned,
+        count(*) FILTER (WHERE state = 'queued' AND reason IS DISTINCT FROM 'quiet_hours')::int AS queued,
+        count(*) FILTER (WHERE state = 'queued' AND reason = 'quiet_hours')::int AS waiting,
+        count(*) FILTER (WHERE state = 'sending')::int AS sending,
+        count(*) FILTER (WHERE state = 'sent')::int AS sent,
+        count(*) FILTER (WHERE state = 'sent' AND provider_status = 'delivered')::int AS delivered,
+        count(*) FILTER (WHERE state = 'failed' OR (state = 'sent' AND provider_status IN ('undelivered', 'failed')))::int AS failed,
+        count(*) FILTER (WHERE state = 'skipped')::int AS skipped,
+        count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled,
+        coalesce(sum(segments) FILTER (WHERE state = 'sent'), 0)::int AS segments,
+        count(*) FILTER (WHERE state = 'sent' AND sent_at > now() - interval '60 seconds')::int AS last_minute
+      FROM campaign_recipients WHERE campaign_id = ${campaignId}`),
+    db.execute<{ state: string; reason: string | null; count: number | string }>(sql`
+      SELECT CASE WHEN state = 'sent' THEN 'failed' ELSE state END AS state,
+        coalesce(reason, CASE WHEN state = 'sent' THEN 'undelivered' END, 'provider_error') AS reason, count(*)::int AS count
+      FROM campaign_recipients
+      WHERE campaign_id = ${campaignId} AND (state IN ('failed', 'skipped') OR (state = 'sent' AND provider_status IN ('undelivered', 'failed')))
+      GROUP BY 1, 2 ORDER BY 3 DESC`),
+    // An opt-out counts for the latest campaign text the person got before it, within 7 days.
+    db.execute<{ count: number | string }>(sql`
+      SELECT count(DISTINCT r.subscriber_id)::int AS count
+      FROM campaign_recipients r
+      JOIN consent_events e ON e.subscriber_id = r.subscriber_id AND e.action = 'opt_out'
+        AND e.occurred_at >= r.sent_at AND e.occurred_at < r.sent_at + make_interval(days => ${OPT_OUT_WINDOW_DAYS})
+      WHERE r.campaign_id = ${campaignId} AND r.state = 'sent'
+        AND NOT EXISTS (SELECT 1 FROM campaign_recipients later
+          WHERE later.subscriber_id = r.subscriber_id AND later.state = 'sent' AND later.sent_at > r.sent_at AND later.sent_at <= e.occurred_at)`),
+    clickCounts(db, campaignId),
+  ]);
+  const row = states.rows[0] ?? {};
+  const n = (key: string) => Number(row[key] ?? 0);
+  const grouped = (state: string) =>
+    reasons.rows.filter((r) => r.state === state).map((r) => ({ reason: String(r.reason), label: r.reason === "undelivered" ? "Not delivered by the carrier" : reasonLabel(r.reason), count: Number(r.count) }));
+  return {
+    planned: n("planned"),
+    queued: n("queued"),
+    waiting: n("waiting"),
+    sending: n("sending"),
+    sent: n("sent"),
+    delivered: n("delivered"),
+    failed: n("failed"),
+    skipped: n("skipped"),
+    cancelled: n("cancelled"),
+    failedReasons: grouped("failed"),
+    skippedReasons: grouped("skipped"),
+    optOuts: Number(optOuts.rows[0]?.count ?? 0),
+    ...clicks,
+    segmentsSent: n("segments"),
+    cost: Math.round(n("segments") * pricePerSegment * 100) / 100,
+    currentRate: Math.round((n("last_minute") / 60) * 10) / 10,
+  };
+}
+
+const CSV_COLUMNS = ["phone", "state", "reason", "error", "attempts", "provider_status", "sent_at"] as const;
+const BATCH = 2000;
+
+/** The per-recipient outcome as CSV, streamed in keyset pages (formula-safe fields). */
+export function campaignCsvStream(db: Executor, campaignId: string): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after = 0;
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!headerSent) {
+        headerSent = true;
+        controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+        return;
+      }
+      const result = await db.execute<Record<string, unknown>>(sql`
+        SELECT id, address AS phone, state, reason, error, attempts, provider_status, sent_at
+        FROM campaign_recipients WHERE campaign_id = ${campaignId} AND id > ${after} ORDER BY id LIMIT ${BATCH}`);
+      if (result.rows.length === 0) return controller.close();
+      const lines = result.rows.map((row) =>
+        CSV_COLUMNS.map((column) => csvField(column === "reason" ? reasonLabel(row.reason as string | null) : column === "sent_at" && row.sent_at ? new Date(String(row.sent_at)) : row[column])).join(","),
+      );
+      controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
+      after = Number(result.rows.at(-1)!.id);
+    },
+  });
+}

@@ -1,0 +1,92 @@
+import { eq, sql } from "drizzle-orm";
+import { SegmentedMessage } from "sms-segments-calculator";
+import type { Db } from "~/db/client.server";
+import { consentEvents, subscribers } from "~/db/schema";
+import { addInternalDnc } from "../dnc.server";
+import type { SmsTransport } from "../sms-transport.server";
+import type { ChannelDecision, SendChannel } from "./channel";
+import { checkSmsSend, FREQUENCY_CAP_PER_24H } from "./sms-check";
+
+export function smsSegments(body: string) {
+  return new SegmentedMessage(body, "auto").segmentsCount;
+}
+
+/**
+ * SMS for the send engine: the facts the pure check needs (status, our list, the federal list, the
+ * latest marketing sends) in one query right before the send, Twilio (or the log transport) to
+ * send and to ask about an interrupted send, and carrier unsubscribes mirrored into our list.
+ */
+export function createSmsChannel(options: { transport: SmsTransport; ratePerSecond: number; dncPolicy: "refuse" | "allow_with_consent" }): SendChannel {
+  const { transport } = options;
+  const segmentCache = new Map<string, number>();
+  return {
+    name: "sms",
+    rateKey: "sms",
+    ratePerSecond: options.ratePerSecond,
+    async decide(db, rows, now) {
+      const ids = rows.map((row) => row.id).join(",");
+      const result = await db.execute<Record<string, unknown>>(sql`
+        SELECT r.id, s.status,
+          EXISTS (SELECT 1 FROM dnc_numbers d WHERE d.phone = substr(r.address, 3)::char(10) AND d.source = 'internal') AS internal,
+          EXISTS (SELECT 1 FROM dnc_numbers d WHERE d.phone = substr(r.address, 3)::char(10) AND d.source = 'federal') AS federal,
+          (SELECT coalesce(json_agg(x.at), '[]'::json)::text FROM (
+            SELECT floor(extract(epoch FROM o.sent_at) * 1000)::float8 AS at FROM campaign_recipients o
+            WHERE o.subscriber_id = r.subscriber_id AND o.state = 'sent'
+            ORDER BY o.sent_at DESC LIMIT ${FREQUENCY_CAP_PER_24H}) x) AS recent
+        FROM campaign_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id
+        WHERE r.id = ANY(string_to_array(${ids}, ',')::bigint[])`);
+      const byId = new Map(result.rows.map((row) => [Number(row.id), row]));
+      const decisions = new Map<number, ChannelDecision>();
+      // Two campaigns' rows for one person in the same batch: the first one's send counts for the second.
+      const sendingNow = new Map<string, number>();
+      for (const row of rows) {
+        const facts = byId.get(row.id);
+        const truthy = (value: unknown) => value === true || value === "t";
+        decisions.set(
+          row.id,
+          checkSmsSend(
+            {
+              phone: row.address,
+              subscriberStatus: facts ? ((facts.status as string | null) ?? null) : null,
+              onInternalDnc: truthy(facts?.internal),
+              onFederalDnc: truthy(facts?.federal),
+              recentMarketingSends: [
+                ...(JSON.parse(String(facts?.recent ?? "[]")) as number[]).map((ms) => new Date(ms)),
+                ...Array.from({ length: sendingNow.get(row.subscriberId) ?? 0 }, () => now),
+              ],
+            },
+            { dncPolicy: options.dncPolicy, frequencyCap: FREQUENCY_CAP_PER_24H, expiresAt: row.expiresAt },
+            now,
+          ),
+        );
+        if (decisions.get(row.id)!.action === "send") sendingNow.set(row.subscriberId, (sendingNow.get(row.subscriberId) ?? 0) + 1);
+      }
+      return decisions;
+    },
+    send: (row) => transport.send({ id: row.id, to: row.address, body: row.body }),
+    lookup: transport.lookup ? (row, since) => transport.lookup!({ to: row.address, body: row.body, since }) : undefined,
+    async optOut(db: Db, row, evidence) {
+      await db.transaction(async (tx) => {
+        await tx.update(subscribers).set({ status: "opted_out", updatedAt: sql`now()` }).where(eq(subscribers.id, row.subscriberId));
+        await addInternalDnc(tx, row.address.replace(/^\+1/, ""));
+        await tx.insert(consentEvents).values({
+          subscriberId: row.subscriberId,
+          channel: "sms",
+          action: "opt_out",
+          source: "carrier",
+          phoneE164: row.address,
+          inboundBody: evidence.slice(0, 500),
+        });
+      });
+    },
+    segments(body) {
+      let count = segmentCache.get(body);
+      if (count === undefined) {
+        count = smsSegments(body);
+        if (segmentCache.size > 100) segmentCache.clear();
+        segmentCache.set(body, count);
+      }
+      return count;
+    },
+  };
+}
