@@ -110,7 +110,7 @@ test("the confirmation and preferences pages pass axe", async ({ page, request }
 });
 
 test("staff write an issue, preview it, send a test with both parts and the unsubscribe headers", async ({ page, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent("/admin/newsletter")}`);
   await page.getByLabel("Email").fill(E2E_ADMIN.email);
   await page.getByLabel("Password").fill(E2E_ADMIN.password);
@@ -150,4 +150,30 @@ test("staff write an issue, preview it, send a test with both parts and the unsu
   expect(mail!.text).toMatch(/Content-Type: text\/plain/i);
   expect(mail!.text).toMatch(/Content-Type: text\/html/i);
   expect(mail!.text).toContain("1776 Liberty Way");
+
+  // Send it: every confirmed subscriber gets one copy; the results fill in.
+  const reader = uniqueEmail("reader");
+  await request.post("/home", { form: { intent: "newsletter", firstName: "Abigail", lastName: "Adams", email: reader, phone: randomMobile(), termsConsent: "on" } });
+  await expect.poll(async () => (await mailsTo(request, reader)).length, { timeout: 15_000 }).toBe(1);
+  const confirm = (await mailsTo(request, reader))[0]!.links.find((url) => url.includes("/newsletter/confirm?token="))!;
+  const token = new URL(confirm).searchParams.get("token")!;
+  const confirmed = await request.post(`/newsletter/confirm?token=${encodeURIComponent(token)}`, { form: { token } });
+  expect(confirmed.status()).toBe(200);
+
+  await page.getByRole("button", { name: "Send now" }).click();
+  await expect(page.getByText("The issue is being sent.")).toBeVisible();
+  await expect(page.getByTestId("issue-status")).toContainText(/Sending|Sent/);
+  await expect.poll(async () => (await mailsTo(request, reader)).filter((m) => m.subject === subject).length, { timeout: 20_000 }).toBe(1);
+  await expect
+    .poll(async () => {
+      await page.reload();
+      const planned = Number((await page.getByTestId("result-planned").textContent())?.replace(/,/g, ""));
+      const sent = Number((await page.getByTestId("result-sent").textContent())?.replace(/,/g, ""));
+      return planned > 0 && sent === planned;
+    }, { timeout: 20_000 })
+    .toBe(true);
+  await expect(page.getByTestId("issue-status")).toContainText("Sent");
+  const copy = (await mailsTo(request, reader)).find((m) => m.subject === subject)!;
+  expect(copy.headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+  expect(copy.links.some((url) => /\/l\/[A-Za-z0-9]{7,}/.test(url))).toBe(true);
 });
