@@ -12,6 +12,7 @@ import { smsDisclosureText } from "~/lib/consent-texts";
 import type { Notice } from "~/lib/notices";
 import { useHydrated } from "~/lib/use-hydrated";
 import { clearForm, filled, useFormReady } from "~/lib/use-form-ready";
+import { useOptInPrefill } from "./prefill";
 
 export const OPT_IN_ACTION = "/opt-in";
 
@@ -37,13 +38,12 @@ const BENEFITS = [
 
 export function OptInPage({
   site,
-  prefill,
   serverResult,
 }: {
   site: PublicSiteConfig;
-  prefill: OptInPrefill;
   serverResult?: OptInActionData;
 }) {
+  const prefill = useOptInPrefill();
   const fetcher = useFetcher<OptInActionData>();
   const navigate = useNavigate();
   const hydrated = useHydrated();
