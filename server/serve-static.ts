@@ -57,6 +57,8 @@ export function sendFile(req: IncomingMessage, res: ServerResponse, file: Static
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
+const preparedPrefilled = new WeakMap<PrefillTemplate, { gzip: string[]; identity: string[] }>();
+
 /**
  * The opt-in document with a request's prefill written in: gzip when the browser takes it
  * (spliced from the build-time compression, see opt-in-prefill.ts), otherwise plain. There is no
@@ -69,13 +71,22 @@ export function sendPrefilled(
   prefill: OptInPrefill,
   securityHeaders: Record<string, string>,
 ) {
-  const { file } = template;
   const gzip = accepts(req).gzip;
-  const body = gzip ? prefilledGzip(template, prefill) : prefilledDocument(template, prefill);
-  const headers = [...Object.entries(securityHeaders).flat(), "Content-Type", file.contentType, "Cache-Control", file.cacheControl, "Vary", "Accept-Encoding"];
-  if (file.contentSecurityPolicy) headers.push("Content-Security-Policy", file.contentSecurityPolicy);
-  if (gzip) headers.push("Content-Encoding", "gzip");
-  headers.push("Content-Length", String(body.length));
-  res.writeHead(200, headers);
-  res.end(req.method === "HEAD" ? undefined : body);
+  const chunks = gzip ? prefilledGzip(template, prefill) : [prefilledDocument(template, prefill)];
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  let answers = preparedPrefilled.get(template);
+  if (!answers) {
+    const { file } = template;
+    const common = [...Object.entries(securityHeaders).flat(), "Content-Type", file.contentType, "Cache-Control", file.cacheControl, "Vary", "Accept-Encoding"];
+    if (file.contentSecurityPolicy) common.push("Content-Security-Policy", file.contentSecurityPolicy);
+    answers = { gzip: [...common, "Content-Encoding", "gzip"], identity: common };
+    preparedPrefilled.set(template, answers);
+  }
+  res.writeHead(200, [...(gzip ? answers.gzip : answers.identity), "Content-Length", String(length)]);
+  if (req.method === "HEAD") return res.end();
+  // Corked: the parts leave in one writev, the large constant ones without being copied.
+  res.cork();
+  for (let index = 0; index < chunks.length - 1; index++) res.write(chunks[index]);
+  res.end(chunks.at(-1));
 }

@@ -6,7 +6,6 @@ import { requestEvidence } from "~/http/request.server";
 import { OPT_IN_ERROR } from "~/lib/notice-fallbacks";
 import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
-import { useOptInPrefill } from "~/components/opt-in/prefill";
 import { pageMeta } from "~/lib/route-meta";
 import { useSiteConfig } from "~/root";
 import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
@@ -36,7 +35,6 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...
 
 export default function OptIn({ actionData }: Route.ComponentProps) {
   const site = useSiteConfig();
-  const prefill = useOptInPrefill();
   const serverResult = actionData && "form" in actionData ? actionData : undefined;
-  return <OptInPage site={site} prefill={prefill} serverResult={serverResult} />;
+  return <OptInPage site={site} serverResult={serverResult} />;
 }

@@ -2,7 +2,6 @@ import type { Route } from "./+types/root-index";
 import { lazy, Suspense } from "react";
 import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
-import { useOptInPrefill } from "~/components/opt-in/prefill";
 import { JsonLd } from "~/components/site/json-ld";
 import { SiteChrome } from "~/components/site/site-chrome";
 import { isMainDomain } from "~/config/site";
@@ -30,11 +29,10 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 export default function RootIndex({ loaderData }: Route.ComponentProps) {
   const site = useSiteConfig();
-  const prefill = useOptInPrefill();
   if (loaderData.variant === "opt-in") {
     return (
       <Suspense fallback={null}>
-        <OptInPage site={site} prefill={prefill} />
+        <OptInPage site={site} />
       </Suspense>
     );
   }

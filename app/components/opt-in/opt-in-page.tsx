@@ -13,6 +13,7 @@ import type { Notice } from "~/lib/notices";
 import { useHydrated } from "~/lib/use-hydrated";
 import { clearForm, useFormValue } from "~/lib/use-form-ready";
 import { missingForOptIn, missingHint } from "~/lib/form-missing";
+import { useOptInPrefill } from "./prefill";
 
 export const OPT_IN_ACTION = "/opt-in";
 
@@ -42,13 +43,12 @@ const BENEFITS = [
 
 export function OptInPage({
   site,
-  prefill,
   serverResult,
 }: {
   site: PublicSiteConfig;
-  prefill: OptInPrefill;
   serverResult?: OptInActionData;
 }) {
+  const prefill = useOptInPrefill();
   const fetcher = useFetcher<OptInActionData>();
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
