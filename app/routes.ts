@@ -33,6 +33,7 @@ export default [
   route("api/auth/*", "routes/api.auth.$.ts"),
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("admin/subscribers.csv", "routes/admin-subscribers-csv.ts"),
+  route("admin/dnc/uploads/:id", "routes/admin-dnc-upload-status.ts"),
   route("api/sms/inbound", "routes/api.sms.inbound.ts"),
   route("api/sms/status", "routes/api.sms.status.ts"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
