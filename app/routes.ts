@@ -39,6 +39,7 @@ export default [
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("admin/subscribers.csv", "routes/admin-subscribers-csv.ts"),
   route("admin/newsletter/subscribers.csv", "routes/admin-newsletter-csv.ts"),
+  route("admin/dnc/uploads/:id", "routes/admin-dnc-upload-status.ts"),
   route("api/sms/inbound", "routes/api.sms.inbound.ts"),
   route("api/sms/status", "routes/api.sms.status.ts"),
   route("newsletter/unsubscribe", "routes/newsletter.unsubscribe.ts"),

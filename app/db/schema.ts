@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   char,
@@ -162,6 +163,40 @@ export const dncImports = pgTable("dnc_imports", {
   badLines: integer().notNull(),
   importedAt: createdAt(),
 });
+
+/**
+ * A registry file uploaded in the admin: its progress, read by the page while it imports, and its
+ * outcome. The numbers are staged in dnc_upload_rows and applied in one transaction at the end,
+ * so a failed or interrupted upload leaves the list as it was.
+ */
+export const dncUploads = pgTable("dnc_uploads", {
+  id: bigserial({ mode: "number" }).primaryKey(),
+  fileName: text().notNull(),
+  mode: text({ enum: ["add", "remove"] }).notNull(),
+  dataDate: date().notNull(),
+  state: text({ enum: ["importing", "done", "failed"] }).notNull().default("importing"),
+  bytesTotal: bigint({ mode: "number" }).notNull(),
+  bytesRead: bigint({ mode: "number" }).notNull().default(0),
+  lines: integer().notNull().default(0),
+  changed: integer().notNull().default(0),
+  badLines: integer().notNull().default(0),
+  badLineSamples: jsonb().$type<{ line: number; text: string }[]>().notNull().default([]),
+  error: text(),
+  actor: text().notNull(),
+  startedAt: createdAt(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const dncUploadRows = pgTable(
+  "dnc_upload_rows",
+  {
+    uploadId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => dncUploads.id, { onDelete: "cascade" }),
+    phone: char({ length: 10 }).notNull(),
+  },
+  (table) => [index("dnc_upload_rows_upload_idx").on(table.uploadId)],
+);
 
 /** The SMS outbox and log. */
 export const smsMessages = pgTable(

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
@@ -11,7 +12,7 @@ import { signIn } from "./support/admin-session";
 import { mobileNumber, postOptIn } from "./support/traffic";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const IMPORT_NUMBERS = 200_000;
+const IMPORT_NUMBERS = 100_000;
 const FIRST_ADMIN = { email: "first-admin@patriotinvestor.example", password: "Lexington-Green-1775!" };
 const SECOND_ADMIN = { email: "second-admin@patriotinvestor.example", password: "Saratoga-Field-1777!" };
 
@@ -144,7 +145,7 @@ describe("commands beside a running site on the embedded database", () => {
     const file = path.join(dir, "export.jsonl.gz");
     const exported = await run("db-export.ts", [file]);
     expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stdout).toMatch(/dnc_numbers\s+199,990/);
+    expect(exported.stdout).toMatch(/dnc_numbers\s+99,990/);
     expect(existsSync(file)).toBe(true);
     const migrated = await run("db-migrate.ts", []);
     expect(migrated.code, migrated.stderr).toBe(0);
@@ -168,6 +169,32 @@ describe("commands beside a running site on the embedded database", () => {
     for (let i = 0; i < 6; i++) repeated.push((await postOptIn(site.url, mobileNumber(950_000), { "X-Forwarded-For": `198.18.201.${i + 1}` })).status);
     expect(repeated.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(repeated[5]).toBe(429);
+  });
+
+  it("an upload cut off in the middle changes nothing and leaves no file behind", async () => {
+    const cookie = await signIn(site.url, FIRST_ADMIN);
+    const [before] = await query<{ numbers: string; uploads: string }>(
+      "SELECT (SELECT count(*) FROM dnc_numbers)::text AS numbers, (SELECT count(*) FROM dnc_uploads)::text AS uploads",
+    );
+    const boundary = "----cut-off-upload";
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="dataDate"\r\n\r\n${new Date().toISOString().slice(0, 10)}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="mode"\r\n\r\nadd\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.txt"\r\nContent-Type: text/plain\r\n\r\n`;
+    const request = http.request(`${site.url}/admin/dnc`, {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(50_000_000), Cookie: cookie, Origin: site.url },
+    });
+    request.on("error", () => {});
+    request.write(head);
+    for (let i = 0; i < 20_000; i++) request.write(`646,${mobileNumber(i).slice(3)}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    request.destroy();
+
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await query("SELECT count(*)::text AS numbers, (SELECT count(*) FROM dnc_uploads)::text AS uploads FROM dnc_numbers")).toEqual([before]);
+    expect(readdirSync(path.join(dir, "uploads"))).toEqual([]);
+    expect((await fetch(`${site.url}/readyz`)).status).toBe(200);
   });
 
   it("the socket is reachable by its owner only", () => {
