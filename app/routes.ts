@@ -18,7 +18,9 @@ export default [
     route("auth/forgot", "routes/auth.forgot.tsx"),
     route("auth/reset", "routes/auth.reset.tsx"),
     route("auth/two-factor", "routes/auth.two-factor.tsx"),
+    route("account", "routes/account.tsx"),
     layout("routes/admin-layout.tsx", [
+      route("admin", "routes/admin-dashboard.tsx"),
       route("admin/sms", "routes/admin-sms.tsx"),
       route("admin/subscribers", "routes/admin-subscribers.tsx"),
       route("admin/messages", "routes/admin-messages.tsx"),
@@ -32,6 +34,7 @@ export default [
   route("api/auth/*", "routes/api.auth.$.ts"),
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("admin/subscribers.csv", "routes/admin-subscribers-csv.ts"),
+  route("account/data.json", "routes/account-data-json.ts"),
   route("api/sms/inbound", "routes/api.sms.inbound.ts"),
   route("api/sms/status", "routes/api.sms.status.ts"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),

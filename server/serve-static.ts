@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StaticFile } from "./static-files";
+import { hasSessionCookie } from "~/auth/session-cookie";
 
 function pickEncoding(req: IncomingMessage, file: StaticFile) {
   const accept = String(req.headers["accept-encoding"] ?? "");
@@ -28,6 +29,10 @@ export function serveStatic(
   }
   const file = files.get(pathname);
   if (!file) return false;
+  // Prerendered pages and their .data are the anonymous visitor's: a signed-in person's (their
+  // header) is rendered per request. Decision 036.
+  const page = file.contentType.startsWith("text/html") || pathname.endsWith(".data");
+  if (page && hasSessionCookie(req.headers.cookie)) return false;
 
   const headers: Record<string, string | number> = {
     "Content-Type": file.contentType,
