@@ -83,6 +83,13 @@ test.describe("the signed-in state on every page", () => {
       await expect(page.getByRole("button", { name: "Sign Out" }), path).toBeVisible();
       await expect(page.getByRole("link", { name: "Admin", exact: true }), path).toHaveCount(0);
     }
+    // A client-side move to a prerendered page fetches its .data per request too: still signed in.
+    await gotoHydrated(page, "/home");
+    const data = page.waitForResponse((response) => response.url().includes("/about.data"));
+    await header(page).getByRole("link", { name: "ABOUT" }).click();
+    expect((await data).headers()["cache-control"]).toBe("private, no-store");
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(header(page).getByRole("link", { name: "Account", exact: true })).toBeVisible();
     // The article rendered for a signed-in reader still ships no JavaScript.
     const html = await (await page.request.get(ARTICLE)).text();
     expect(html).not.toMatch(scriptTag);
