@@ -1,13 +1,28 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleErrorFunction } from "react-router";
+import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { contentSecurityPolicy, createNonce } from "~/http/csp";
 import { deferHydration } from "~/http/defer-hydration.server";
 import { logger } from "~/http/logger.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
+import { hasSessionCookie } from "~/auth/session-cookie";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Every rendered page and .data answer may differ by session cookie (the header shows who is
+ * signed in): shared caches must key on it, and a signed-in person's answer is never stored.
+ */
+function markPersonal(request: Request, headers: Headers) {
+  headers.append("Vary", "Cookie");
+  if (hasSessionCookie(request.headers.get("cookie"))) headers.set("Cache-Control", "private, no-store");
+}
+
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  markPersonal(request, response.headers);
+  return response;
+};
 
 export default function handleRequest(
   request: Request,
@@ -18,6 +33,7 @@ export default function handleRequest(
   // Per response: the nonce goes on every script React Router renders and into the policy.
   const nonce = createNonce();
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([`'nonce-${nonce}'`]));
+  markPersonal(request, responseHeaders);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Every page is sent complete (no streamed Suspense fallbacks): our loaders are fast, and

@@ -19,6 +19,7 @@ import { urlNotice } from "./lib/notices";
 import { NavigationSpinner } from "./components/ui/navigation-spinner";
 import { lazy, Suspense, useEffect } from "react";
 import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
+import { getViewer } from "~/auth/viewer.server";
 
 // Only error pages need these: loaded on demand, not with every page.
 const NotFoundView = lazy(() => import("./components/site/not-found-view").then((m) => ({ default: m.NotFoundView })));
@@ -31,9 +32,14 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export function loader({ request }: Route.LoaderArgs) {
-  // A notice key after a redirect (?notice=signedIn): keys from the catalogue only, never text.
-  return { site: getPublicSiteConfig(), notice: urlNotice(new URL(request.url).searchParams.get("notice")) };
+export async function loader({ request }: Route.LoaderArgs) {
+  return {
+    site: getPublicSiteConfig(),
+    // A notice key after a redirect (?notice=signedIn): keys from the catalogue only, never text.
+    notice: urlNotice(new URL(request.url).searchParams.get("notice")),
+    // Null for every anonymous request, prerendering included (no session cookie, no query).
+    viewer: await getViewer(request),
+  };
 }
 
 export const shouldRevalidate = keepDataAfterPostToSameUrl;

@@ -21,7 +21,9 @@ export default [
     route("setup", "routes/setup.tsx"),
     route("newsletter/confirm", "routes/newsletter.confirm.tsx"),
     route("newsletter/preferences", "routes/newsletter.preferences.tsx"),
+    route("account", "routes/account.tsx"),
     layout("routes/admin-layout.tsx", [
+      route("admin", "routes/admin-dashboard.tsx"),
       route("admin/sms", "routes/admin-sms.tsx"),
       route("admin/subscribers", "routes/admin-subscribers.tsx"),
       route("admin/messages", "routes/admin-messages.tsx"),
@@ -40,6 +42,7 @@ export default [
   route("admin/subscribers.csv", "routes/admin-subscribers-csv.ts"),
   route("admin/newsletter/subscribers.csv", "routes/admin-newsletter-csv.ts"),
   route("admin/dnc/uploads/:id", "routes/admin-dnc-upload-status.ts"),
+  route("account/data.json", "routes/account-data-json.ts"),
   route("api/sms/inbound", "routes/api.sms.inbound.ts"),
   route("api/sms/status", "routes/api.sms.status.ts"),
   route("newsletter/unsubscribe", "routes/newsletter.unsubscribe.ts"),

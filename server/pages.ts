@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import path from "node:path";
+import { hasSessionCookie } from "~/auth/session-cookie";
 import { isMainDomain } from "~/config/site";
 import { readOptInPrefill } from "~/components/opt-in/prefill";
 import type { OptInPrefill } from "~/components/opt-in/opt-in-page";
@@ -55,6 +56,19 @@ function prefilled(template: PrefillTemplate | undefined, params: URLSearchParam
  * Undefined means: let the router render it.
  */
 export function answerFromMemory(req: IncomingMessage, pages: MemoryPages): MemoryAnswer | undefined {
+  const answer = anonymousAnswer(req, pages);
+  // Prerendered pages and their .data are the anonymous visitor's: a signed-in person's (their
+  // header) is rendered per request. Assets are the same for everybody. Decision 036.
+  if (answer && isPage(answer, req.url ?? "") && hasSessionCookie(req.headers.cookie)) return undefined;
+  return answer;
+}
+
+function isPage(answer: MemoryAnswer, url: string) {
+  if ("template" in answer) return true;
+  return answer.file.contentType.startsWith("text/html") || url.split("?")[0]!.endsWith(".data");
+}
+
+function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer | undefined {
   if (req.method !== "GET" && req.method !== "HEAD") return undefined;
   const url = req.url ?? "/";
   const queryAt = url.indexOf("?");

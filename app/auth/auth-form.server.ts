@@ -4,6 +4,7 @@ import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { safeReturnPath } from "~/lib/return-path";
 import { PASSWORD_MAX } from "./passwords.server";
 import { callAuthEndpoint, cookieHeaders } from "./call-auth.server";
+import { landingAfterSignIn, roleIn } from "./landing.server";
 
 export type AuthActionData = { notice: Notice; tab: "signin" | "signup"; email?: string };
 
@@ -41,11 +42,14 @@ export async function authFormAction(request: Request, form: Record<string, stri
 
   if (tab === "signin") {
     const call = await callAuthEndpoint(request, "/sign-in/email", { email: parsed.data.email, password: parsed.data.password });
-    const returnTo = safeReturnPath(new URL(request.url).searchParams.get("redirectTo"));
+    const requested = new URL(request.url).searchParams.get("redirectTo");
     if (call.ok && call.body?.twoFactorRedirect) {
-      throw redirect(`/auth/two-factor?redirectTo=${encodeURIComponent(returnTo)}`, { headers: cookieHeaders(call) });
+      // The role is known once the second factor is checked: the way back goes along only if given.
+      const keep = requested ? `?redirectTo=${encodeURIComponent(safeReturnPath(requested))}` : "";
+      throw redirect(`/auth/two-factor${keep}`, { headers: cookieHeaders(call) });
     }
     if (call.ok) {
+      const returnTo = landingAfterSignIn(requested, roleIn(call.body));
       const separator = returnTo.includes("?") ? "&" : "?";
       throw redirect(`${returnTo}${separator}notice=signedIn`, { headers: cookieHeaders(call) });
     }

@@ -1,8 +1,10 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { admin } from "better-auth/plugins/admin";
 import { twoFactor } from "better-auth/plugins/two-factor";
+import { phoneNumber } from "better-auth/plugins/phone-number";
+import { randomUUID } from "node:crypto";
 import type { Db } from "~/db/client.server";
 import * as schema from "~/db/schema";
 import type { Env } from "~/http/env.server";
@@ -11,6 +13,8 @@ import { logger } from "~/http/logger.server";
 import { authLogSink } from "./auth-logger.server";
 import { EMAIL_MAX } from "~/lib/forms";
 import { enqueueEmail } from "~/services/email.server";
+import { enqueueSms } from "~/services/outbox.server";
+import { checkUsMobile } from "~/lib/phone";
 import { clearFailedSignIns, failedSignInLock, recordFailedSignIn } from "./sign-in-lock.server";
 import { isCommonPassword, PASSWORD_MAX, PASSWORD_MIN, WEAK_PASSWORD_MESSAGE } from "./passwords.server";
 import { verifyEmailText, resetPasswordText } from "./emails";
@@ -19,6 +23,11 @@ export const READER_ROLE = "reader";
 export const ADMIN_ROLE = "admin";
 
 const PASSWORD_PATHS = new Set(["/sign-up/email", "/reset-password", "/change-password"]);
+/** The phone-number plugin confirms a reader's number; signing in or resetting by phone stays off. */
+const REFUSED_PATHS = new Set(["/sign-in/phone-number", "/phone-number/request-password-reset", "/phone-number/reset-password"]);
+/** Texting a code costs money and reaches a stranger's phone: signed-in people only. */
+const SIGNED_IN_PATHS = new Set(["/phone-number/send-otp", "/phone-number/verify"]);
+export const PHONE_CODE_SECONDS = 600;
 const ACCOUNT_FIELD_PATHS = new Set(["/sign-up/email", "/update-user"]);
 export const ACCOUNT_NAME_MAX = 100;
 
@@ -32,6 +41,9 @@ export const AUTH_RATE_LIMITS = {
     "/request-password-reset": { window: 60, max: 3 },
     "/send-verification-email": { window: 60, max: 3 },
     "/change-email": { window: 60, max: 3 },
+    "/phone-number/send-otp": { window: 60, max: 3 },
+    "/phone-number/verify": { window: 60, max: 5 },
+    "/delete-user": { window: 60, max: 5 },
     "/two-factor/verify-totp": { window: 10, max: 3 },
     "/two-factor/verify-backup-code": { window: 10, max: 3 },
   },
@@ -85,8 +97,15 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
       // Sliding: renewed on use (at most hourly), gone after three idle days.
       expiresIn: 3 * 24 * 3600,
       updateAge: 3600,
+      // Deleting the account without the password needs a sign-in within the last 10 minutes.
+      freshAge: 600,
     },
-    user: { deleteUser: { enabled: false } },
+    user: {
+      // A verified address changes only once the new one is verified (the link goes to it).
+      changeEmail: { enabled: true },
+      // Consent evidence is not linked to the account and stays (COMPLIANCE.md).
+      deleteUser: { enabled: true },
+    },
     rateLimit: { enabled: true, storage: "database", ...AUTH_RATE_LIMITS },
     advanced: {
       // Our server puts the trusted client address in X-Forwarded-For (server/client-ip.ts).
@@ -102,9 +121,30 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
         logger.error({ err: error }, "unexpected error in an auth endpoint");
       },
     },
-    plugins: [admin({ defaultRole: READER_ROLE, adminRoles: [ADMIN_ROLE] }), twoFactor({ issuer: options.siteName })],
+    plugins: [
+      admin({ defaultRole: READER_ROLE, adminRoles: [ADMIN_ROLE] }),
+      twoFactor({ issuer: options.siteName }),
+      phoneNumber({
+        otpLength: 6,
+        expiresIn: PHONE_CODE_SECONDS,
+        allowedAttempts: 3,
+        phoneNumberValidator: (value) => checkUsMobile(value).ok,
+        sendOTP: async ({ phoneNumber: to, code }) => {
+          await enqueueSms(db, {
+            toPhone: to,
+            kind: "verification_code",
+            body: `${options.siteName}: your confirmation code is ${code}. It expires in ${PHONE_CODE_SECONDS / 60} minutes.`,
+            dedupeKey: `verification-code:${randomUUID()}`,
+          });
+        },
+      }),
+    ],
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (REFUSED_PATHS.has(ctx.path)) throw new APIError("NOT_FOUND");
+        if (SIGNED_IN_PATHS.has(ctx.path) && !(await getSessionFromCtx(ctx))) {
+          throw new APIError("UNAUTHORIZED", { message: "Sign in first.", code: "UNAUTHORIZED" });
+        }
         if (ACCOUNT_FIELD_PATHS.has(ctx.path)) {
           // better-auth stores any length of name and e-mail; hold them to our form limits.
           const { name, email } = (ctx.body ?? {}) as { name?: unknown; email?: unknown };

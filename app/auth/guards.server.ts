@@ -23,3 +23,13 @@ export async function requireAdmin(request: Request, options: { allowWithout2fa?
   }
   return user;
 }
+
+/** Pages of one's own account: anyone signed in; no session: to /auth with the way back. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) {
+    const url = new URL(request.url);
+    throw replace(`/auth?redirectTo=${encodeURIComponent(safeReturnPath(url.pathname + url.search))}`);
+  }
+  return user;
+}

@@ -1,6 +1,6 @@
 import { bigint, boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
-// better-auth's tables (email and password, admin and two-factor plugins, database rate limits),
+// better-auth's tables (email and password, admin, two-factor and phone-number plugins, database rate limits),
 // written out by hand: its CLI needs Node 22. Field names follow getAuthTables() of 1.7.25.
 
 export const user = pgTable("user", {
@@ -16,6 +16,9 @@ export const user = pgTable("user", {
   banReason: text(),
   banExpires: timestamp({ withTimezone: true }),
   twoFactorEnabled: boolean().default(false),
+  /** phone-number plugin: a reader's mobile number (E.164), set once confirmed by a texted code. */
+  phoneNumber: text().unique(),
+  phoneNumberVerified: boolean(),
 });
 
 export const session = pgTable(

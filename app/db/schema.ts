@@ -136,6 +136,8 @@ export const consentEvents = pgTable(
   },
   (table) => [
     index("consent_events_subscriber_idx").on(table.subscriberId, table.occurredAt),
+    // The staff home counts sign-ups and opt-outs by time.
+    index("consent_events_occurred_at_idx").on(table.occurredAt),
     uniqueIndex("consent_events_inbound_sid").on(table.inboundMessageSid),
   ],
 );
@@ -205,7 +207,7 @@ export const smsMessages = pgTable(
     id: bigserial({ mode: "number" }).primaryKey(),
     toPhone: text().notNull(),
     body: text().notNull(),
-    kind: text({ enum: ["welcome", "help", "stop_confirmation", "start_confirmation", "test", "doi_request"] }).notNull(),
+    kind: text({ enum: ["welcome", "help", "stop_confirmation", "start_confirmation", "test", "doi_request", "verification_code"] }).notNull(),
     status: text({ enum: ["queued", "sending", "sent", "failed", "cancelled"] }).notNull().default("queued"),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -222,20 +224,27 @@ export const smsMessages = pgTable(
   (table) => [
     uniqueIndex("sms_messages_dedupe_key").on(table.dedupeKey),
     index("sms_messages_due_idx").on(table.status, table.nextAttemptAt),
+    index("sms_messages_created_at_idx").on(table.createdAt),
   ],
 );
 
-export const contactMessages = pgTable("contact_messages", {
-  id: bigserial({ mode: "number" }).primaryKey(),
-  name: text().notNull(),
-  email: text().notNull(),
-  phone: text(),
-  subject: text().notNull(),
-  message: text().notNull(),
-  ip: text(),
-  userAgent: text(),
-  createdAt: createdAt(),
-});
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    name: text().notNull(),
+    email: text().notNull(),
+    phone: text(),
+    subject: text().notNull(),
+    message: text().notNull(),
+    ip: text(),
+    userAgent: text(),
+    createdAt: createdAt(),
+    /** When staff first saw it in the inbox; null: unread. */
+    readAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index("contact_messages_unread_idx").on(table.id).where(sql`${table.readAt} IS NULL`)],
+);
 
 /** Fixed-window counters shared by every process through the database. */
 export const rateLimits = pgTable("app_rate_limits", {
@@ -279,7 +288,7 @@ export const emailMessages = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp({ withTimezone: true }),
   },
-  (table) => [index("email_messages_due_idx").on(table.status, table.nextAttemptAt)],
+  (table) => [index("email_messages_due_idx").on(table.status, table.nextAttemptAt), index("email_messages_created_at_idx").on(table.createdAt)],
 );
 
 /**

@@ -140,6 +140,31 @@ export const NOTICES = {
     description: "Some fields need your attention.",
     variant: "error",
   },
+  emailChangeSent: {
+    title: "Check Your New Address",
+    description: "We sent a link to the new address. Your e-mail changes once you open it.",
+    variant: "success",
+  },
+  emailChanged: { title: "Email Changed", description: "Your new e-mail address is confirmed.", variant: "success" },
+  passwordChanged: {
+    title: "Password Changed",
+    description: "Your password was changed and your other devices were signed out.",
+    variant: "success",
+  },
+  signedOutEverywhere: {
+    title: "Signed Out Everywhere",
+    description: "You were signed out on every device, this one included.",
+    variant: "success",
+  },
+  phoneCodeSent: { title: "Code Sent", description: "We texted a 6-digit code to your phone. Enter it below.", variant: "success" },
+  phoneConfirmed: { title: "Phone Confirmed", description: "Your phone number is confirmed.", variant: "success" },
+  subscriptionStopped: { title: "Subscription Stopped", description: "You will receive no more messages on this subscription.", variant: "success" },
+  accountDeleted: {
+    title: "Account Deleted",
+    description: "Your account and its sign-in data were deleted. Consent records are kept as the law requires.",
+    variant: "success",
+  },
+  accountActionFailed: { title: "Not Changed", description: "Something went wrong. Please try again.", variant: "error" },
   tooManyRequests: {
     title: "Too Many Attempts",
     description: "Please wait a few minutes and try again.",
@@ -165,7 +190,7 @@ export function noticeWith(key: NoticeKey, description?: string | null): Notice 
 }
 
 /** Notices that may travel in a URL (?notice=key) after a redirect: keys only, never free text. */
-export const URL_NOTICES = ["signedIn", "signedOut", "emailVerified", "passwordReset", "resetRequested", "adminCreated"] as const satisfies readonly NoticeKey[];
+export const URL_NOTICES = ["signedIn", "signedOut", "emailVerified", "passwordReset", "resetRequested", "adminCreated", "emailChanged", "signedOutEverywhere", "accountDeleted"] as const satisfies readonly NoticeKey[];
 
 export function urlNotice(key: string | null): Notice | null {
   return key && (URL_NOTICES as readonly string[]).includes(key) ? NOTICES[key as NoticeKey] : null;

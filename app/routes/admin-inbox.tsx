@@ -3,13 +3,15 @@ import { requireAdmin } from "~/auth/guards.server";
 import { pageParam } from "~/http/page-param";
 import { getDb } from "~/db/database.server";
 import { pageMeta } from "~/lib/route-meta";
-import { listContactMessages } from "~/services/admin/reports.server";
+import { listContactMessages, markContactMessagesRead } from "~/services/admin/reports.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const page = pageParam(request);
-  const rows = await listContactMessages(await getDb(), page);
-  return { rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
+  const db = await getDb();
+  const rows = await listContactMessages(db, page);
+  await markContactMessagesRead(db, rows.map((row) => row.id));
+  return { rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), readAt: row.readAt?.toISOString() ?? null })) };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -26,7 +28,10 @@ export default function AdminInbox({ loaderData }: Route.ComponentProps) {
       <ul className="mt-6 space-y-4">
         {loaderData.rows.map((row) => (
           <li key={row.id} className="rounded-lg border border-border p-4" data-testid="inbox-message">
-            <p className="font-bold text-primary">{row.subject}</p>
+            <p className="font-bold text-primary">
+              {row.readAt ? null : <span className="mr-2 rounded bg-accent px-2 py-0.5 text-xs font-bold text-accent-foreground">New</span>}
+              {row.subject}
+            </p>
             <p className="text-sm text-muted-foreground">
               {row.name} · <a className="underline" href={`mailto:${row.email}`}>{row.email}</a>
               {row.phone ? ` · ${row.phone}` : ""} · {row.createdAt.slice(0, 16).replace("T", " ")}

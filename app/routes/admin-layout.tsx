@@ -1,7 +1,6 @@
-import { Form, NavLink, Outlet, isRouteErrorResponse, useRouteError } from "react-router";
+import { NavLink, Outlet, isRouteErrorResponse, useRouteError } from "react-router";
 import type { Route } from "./+types/admin-layout";
 import { requireAdmin } from "~/auth/guards.server";
-import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -15,6 +14,7 @@ export function headers() {
 }
 
 const ADMIN_NAV = [
+  { to: "/admin", label: "Dashboard" },
   { to: "/admin/sms", label: "Welcome SMS" },
   { to: "/admin/subscribers", label: "Subscribers" },
   { to: "/admin/newsletter", label: "Newsletter" },
@@ -27,15 +27,10 @@ const ADMIN_NAV = [
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
-      <div className="flex flex-wrap items-center justify-between gap-4 border-b border-border pb-4">
+      <div className="border-b border-border pb-4">
         <p className="text-sm text-muted-foreground">
           Signed in as <strong className="text-foreground">{loaderData.email}</strong>
         </p>
-        <Form method="post" action="/auth/sign-out">
-          <Button type="submit" variant="outline" size="sm">
-            Sign Out
-          </Button>
-        </Form>
       </div>
       <nav aria-label="Admin" className="mt-4">
         <ul className="flex flex-wrap gap-2">
@@ -43,6 +38,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             <li key={item.to}>
               <NavLink
                 to={item.to}
+                end
                 className={({ isActive }) =>
                   cn("inline-block rounded-md px-3 py-2 text-sm font-semibold", isActive ? "bg-primary text-primary-foreground" : "text-primary hover:bg-muted")
                 }
@@ -73,11 +69,6 @@ export function ErrorBoundary() {
           ? "Your account does not have access to the admin area. Ask an administrator if you need it."
           : "We could not load this page. Please try again in a moment."}
       </p>
-      <Form method="post" action="/auth/sign-out" className="mt-8">
-        <Button type="submit" variant="outline">
-          Sign Out
-        </Button>
-      </Form>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { authFormAction } from "~/auth/auth-form.server";
 import { getSessionUser } from "~/auth/instance.server";
+import { landingAfterSignIn } from "~/auth/landing.server";
 import { readFormOrAnswer } from "~/http/body.server";
 import { cn } from "~/lib/cn";
 import { notify } from "~/lib/notify";
@@ -16,8 +17,9 @@ import { useHydrated } from "~/lib/use-hydrated";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  // Signed in already: back to where the visitor came from (on this site only).
-  if (await getSessionUser(request)) throw redirect(safeReturnPath(url.searchParams.get("redirectTo")));
+  // Signed in already: back to where the visitor came from (on this site only), else their home.
+  const user = await getSessionUser(request);
+  if (user) throw redirect(landingAfterSignIn(url.searchParams.get("redirectTo"), user.role));
   return {
     tab: url.searchParams.get("tab") === "signup" ? ("signup" as const) : ("signin" as const),
     redirectTo: safeReturnPath(url.searchParams.get("redirectTo"), ""),

@@ -7,7 +7,7 @@ import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { readFormOrAnswer } from "~/http/body.server";
 import { noticeWith } from "~/lib/notices";
-import { safeReturnPath } from "~/lib/return-path";
+import { landingAfterSignIn, roleIn } from "~/auth/landing.server";
 import { pageMeta } from "~/lib/route-meta";
 
 export async function action({ request }: Route.ActionArgs) {
@@ -18,7 +18,7 @@ export async function action({ request }: Route.ActionArgs) {
   const path = /^\d{6}$/.test(code) ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code";
   const call = await callAuthEndpoint(request, path, { code });
   if (call.ok) {
-    const returnTo = safeReturnPath(new URL(request.url).searchParams.get("redirectTo"));
+    const returnTo = landingAfterSignIn(new URL(request.url).searchParams.get("redirectTo"), roleIn(call.body));
     const separator = returnTo.includes("?") ? "&" : "?";
     throw redirect(`${returnTo}${separator}notice=signedIn`, { headers: cookieHeaders(call) });
   }

@@ -22,7 +22,8 @@ type ClaimedMessage = Awaited<ReturnType<typeof claimDueMessages>>[number];
 function blockReason(message: ClaimedMessage) {
   if (REPLY_KINDS.includes(message.kind)) return null;
   if (message.optedOut) return "the number opted out (on our Do-Not-Call list)";
-  if (message.kind === "test") return null;
+  // A test text, and a code a signed-in reader asked for to confirm their number: not marketing.
+  if (message.kind === "test" || message.kind === "verification_code") return null;
   if (!message.subscriberId) return "no subscriber consent on record";
   // The request for a "Y" goes only while its double opt-in is still waiting for the answer.
   if (message.kind === "doi_request") return message.subscriberStatus === "pending" ? null : `the subscriber is ${message.subscriberStatus ?? "missing"}, not pending`;

@@ -10,13 +10,15 @@ test.describe("every route of the spec", () => {
     });
   }
 
-  test("/admin/sms sends a visitor without a session to /auth with the return path", async ({ page }) => {
-    await page.goto("/admin/sms");
-    await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fadmin%2Fsms$/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign In");
-  });
+  for (const path of ["/admin", "/admin/sms"]) {
+    test(`${path} sends a visitor without a session to /auth with the return path`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page).toHaveURL(new RegExp(`/auth\\?redirectTo=${encodeURIComponent(path)}$`));
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign In");
+    });
+  }
 
-  for (const path of ["/does-not-exist", "/articles/no-such-article", "/blog/extra/segments", "/admin"]) {
+  for (const path of ["/does-not-exist", "/articles/no-such-article", "/blog/extra/segments", "/admin/no-such-page"]) {
     test(`${path} answers 404 with the not-found view`, async ({ page }) => {
       const warnings: string[] = [];
       page.on("console", (message) => {

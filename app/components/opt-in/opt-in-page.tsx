@@ -4,6 +4,7 @@ import { notify } from "~/lib/notify";
 import { BellRing, ShieldCheck, Zap } from "lucide-react";
 import { CheckboxField, Field } from "~/components/forms/field";
 import { BrandMark } from "~/components/site/brand-mark";
+import { AccountLinks, useViewer } from "~/components/site/account-links";
 import { ImportantDisclosure } from "~/components/site/important-disclosure";
 import { Button } from "~/components/ui/button";
 import { NoticeBanner } from "~/components/ui/notice-banner";
@@ -49,6 +50,7 @@ export function OptInPage({
   serverResult?: OptInActionData;
 }) {
   const prefill = useOptInPrefill();
+  const viewer = useViewer();
   const fetcher = useFetcher<OptInActionData>();
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
@@ -79,11 +81,16 @@ export function OptInPage({
   return (
     <div className="flex min-h-screen flex-col bg-muted">
       <header className="bg-primary text-primary-foreground">
-        <div className="mx-auto flex h-16 max-w-5xl items-center px-4">
+        <div className="mx-auto flex h-16 max-w-5xl items-center justify-between gap-4 px-4">
           <Link to="/" className="flex items-center gap-2 text-lg font-extrabold">
             <BrandMark />
             {site.name}
           </Link>
+          {viewer ? (
+            <nav aria-label="Account" className="flex items-center gap-1">
+              <AccountLinks layout="bar" />
+            </nav>
+          ) : null}
         </div>
       </header>
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
@@ -187,6 +194,11 @@ export function OptInPage({
               <li>
                 <Link to="/disclaimer" className="underline hover:text-white">
                   Disclaimer
+                </Link>
+              </li>
+              <li>
+                <Link to={viewer ? "/account" : "/auth"} className="underline hover:text-white">
+                  {viewer ? "Your Account" : "Sign In"}
                 </Link>
               </li>
             </ul>

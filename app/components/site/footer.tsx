@@ -3,12 +3,14 @@ import { Mail, MapPin, Phone } from "lucide-react";
 import { FOOTER_LEGAL_LINKS, FOOTER_QUICK_LINKS, SITE_TAGLINE, type PublicSiteConfig } from "~/config/site";
 import { BrandMark } from "./brand-mark";
 import { ImportantDisclosure } from "./important-disclosure";
+import { useViewer } from "./account-links";
 
 export function telHref(phone: string) {
   return `tel:${phone.replace(/[^0-9+]/g, "")}`;
 }
 
 export function Footer({ site }: { site: PublicSiteConfig }) {
+  const viewer = useViewer();
   return (
     <footer className="bg-primary text-primary-foreground" aria-labelledby="footer-heading">
       <h2 id="footer-heading" className="sr-only">
@@ -59,6 +61,17 @@ export function Footer({ site }: { site: PublicSiteConfig }) {
                 </Link>
               </li>
             ))}
+            <li>
+              {viewer ? (
+                <Link className="hover:text-gold-soft hover:underline" to="/account">
+                  Your Account
+                </Link>
+              ) : (
+                <Link className="hover:text-gold-soft hover:underline" to="/auth">
+                  Sign In
+                </Link>
+              )}
+            </li>
           </ul>
         </nav>
         <nav aria-labelledby="footer-legal">

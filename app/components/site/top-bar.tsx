@@ -5,6 +5,7 @@ import { PRIMARY_NAV, SUBSCRIBE_HREF } from "~/config/site";
 import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import { BrandMark } from "./brand-mark";
+import { AccountLinks } from "./account-links";
 
 const navLinkClass =
   (size: "bar" | "menu") =>
@@ -39,6 +40,7 @@ export function TopBar({ siteName }: { siteName: string }) {
           <Link to={SUBSCRIBE_HREF} className={cn(buttonVariants({ size: "sm" }), "ml-3 tracking-widest")}>
             SUBSCRIBE
           </Link>
+          <AccountLinks layout="bar" />
         </nav>
         <details ref={menuRef} className="group md:hidden" data-testid="mobile-menu">
           <summary
@@ -69,6 +71,7 @@ export function TopBar({ siteName }: { siteName: string }) {
                   SUBSCRIBE
                 </Link>
               </li>
+              <AccountLinks layout="menu" onNavigate={closeMenu} />
             </ul>
           </nav>
         </details>

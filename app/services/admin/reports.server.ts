@@ -1,4 +1,4 @@
-import { count, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { consentEvents, contactMessages, smsMessages, subscribers } from "~/db/schema";
 
@@ -59,3 +59,9 @@ export async function listContactMessages(db: Db, page: number) {
 }
 
 
+
+/** Messages staff have now seen in the inbox stop counting as unread on the staff home. */
+export async function markContactMessagesRead(db: Db, ids: number[]) {
+  if (ids.length === 0) return;
+  await db.update(contactMessages).set({ readAt: sql`now()` }).where(and(inArray(contactMessages.id, ids), isNull(contactMessages.readAt)));
+}
