@@ -25,7 +25,7 @@ export default function AdminInbox({ loaderData }: Route.ComponentProps) {
       {loaderData.rows.length === 0 ? <p className="mt-6">No messages yet.</p> : null}
       <ul className="mt-6 space-y-4">
         {loaderData.rows.map((row) => (
-          <li key={row.id} className="rounded-lg border border-border p-4" data-testid="inbox-message">
+          <li key={row.id} className="rounded-lg border border-border p-4 [overflow-wrap:anywhere]" data-testid="inbox-message">
             <p className="font-bold text-primary">{row.subject}</p>
             <p className="text-sm text-muted-foreground">
               {row.name} · <a className="underline" href={`mailto:${row.email}`}>{row.email}</a>
