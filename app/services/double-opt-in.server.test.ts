@@ -6,6 +6,7 @@ import { DOI_CONFIRM_HOURS, doubleOptInRequest, expirePendingOptIns, isConfirmRe
 import { handleInboundSms } from "./inbound-sms.server";
 import { optInToSms } from "./sms-opt-in.server";
 import { claimDueMessages } from "./outbox.server";
+import { subscribeToNewsletter } from "./newsletter.server";
 
 const SITE = { name: "Patriot Investor", email: "info@patriotinvestor.example", phone: "1-800-555-0199" };
 const POSTBACK = "http://127.0.0.1:9/postback?cid={clickId}&event={event}&ts={timestamp}";
@@ -150,6 +151,17 @@ describe.each(DB_KINDS)("double opt-in on %s", (kind) => {
     // A new web opt-in asks again.
     expect(await optIn("212-457-0007")).toMatchObject({ ok: true, created: false, pending: true });
     expect((await texts("+12124570007")).map((m) => m.kind)).toEqual(["doi_request", "doi_request"]);
+  });
+
+  it("the newsletter's SMS box goes through the same double opt-in", async () => {
+    const result = await subscribeToNewsletter(
+      database.db,
+      { firstName: "A", lastName: "B", email: "doi@example.com", phone: "212-457-0010", smsConsent: true, termsConsent: true, evidence: NO_EVIDENCE },
+      SETTINGS,
+    );
+    expect(result).toMatchObject({ ok: true, sms: { ok: true, pending: true } });
+    expect((await subscriber("+12124570010")).status).toBe("pending");
+    expect((await texts("+12124570010")).map((m) => m.kind)).toEqual(["doi_request"]);
   });
 
   it("single opt-in stays the default: active at once, welcome, postback for a click id", async () => {
