@@ -111,6 +111,15 @@ describe.each(DB_KINDS)("double opt-in on %s", (kind) => {
     expect(await postbacks(row.id)).toHaveLength(1);
   });
 
+  it("START from a pending number confirms it too (consent by text), with the postback", async () => {
+    await optIn("212-457-0011", "click-start");
+    expect(await reply("+12124570011", "START")).toEqual({ intent: "confirm", changed: true, replied: true });
+    const row = await subscriber("+12124570011");
+    expect(row.status).toBe("active");
+    expect(await events(row.id)).toEqual(["opt_in", "doi_confirmed"]);
+    expect(await postbacks(row.id)).toMatchObject([{ event: "doi_confirmed", clickId: "click-start" }]);
+  });
+
   it("a YES that Twilio already answered confirms without a second reply from us", async () => {
     await optIn("212-457-0004");
     const result = await reply("+12124570004", "YES", { optOutType: "START" });
