@@ -27,7 +27,7 @@ export default function AdminInbox({ loaderData }: Route.ComponentProps) {
       {loaderData.rows.length === 0 ? <p className="mt-6">No messages yet.</p> : null}
       <ul className="mt-6 space-y-4">
         {loaderData.rows.map((row) => (
-          <li key={row.id} className="rounded-lg border border-border p-4" data-testid="inbox-message">
+          <li key={row.id} className="rounded-lg border border-border p-4 [overflow-wrap:anywhere]" data-testid="inbox-message">
             <p className="font-bold text-primary">
               {row.readAt ? null : <span className="mr-2 rounded bg-accent px-2 py-0.5 text-xs font-bold text-accent-foreground">New</span>}
               {row.subject}

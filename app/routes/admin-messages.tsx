@@ -26,7 +26,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
       </h1>
       <p className="mt-2 text-muted-foreground">The SMS outbox and log, newest first.</p>
       <div className="mt-6 overflow-x-auto" tabIndex={0} role="region" aria-label="Messages table">
-        <table className="w-full text-sm">
+        <table className="stack-table w-full text-sm">
           <thead>
             <tr className="text-left text-muted-foreground">
               <th className="py-2 pr-3">Queued</th>
@@ -43,15 +43,15 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
           <tbody>
             {loaderData.rows.map((row) => (
               <tr key={row.id} className="border-t border-border align-top" data-testid="message-row">
-                <td className="py-2 pr-3 whitespace-nowrap">{row.createdAt.slice(0, 19).replace("T", " ")}</td>
-                <td className="pr-3">{row.toPhone}</td>
-                <td className="pr-3">{row.kind}</td>
-                <td className="pr-3 font-semibold">{row.status}</td>
-                <td className="pr-3">{row.attempts}</td>
-                <td className="pr-3 whitespace-nowrap">{row.sentAt?.slice(0, 19).replace("T", " ")}</td>
-                <td className="pr-3">{row.providerId} {row.providerStatus}</td>
-                <td className="pr-3 text-destructive">{row.error}</td>
-                <td className="max-w-md">{row.body}</td>
+                <td data-label="Queued" className="py-2 pr-3 whitespace-nowrap">{row.createdAt.slice(0, 19).replace("T", " ")}</td>
+                <td data-label="To" className="pr-3">{row.toPhone}</td>
+                <td data-label="Kind" className="pr-3">{row.kind}</td>
+                <td data-label="Status" className="pr-3 font-semibold">{row.status}</td>
+                <td data-label="Attempts" className="pr-3">{row.attempts}</td>
+                <td data-label="Sent" className="pr-3 whitespace-nowrap">{row.sentAt?.slice(0, 19).replace("T", " ")}</td>
+                <td data-label="Provider" className="pr-3">{row.providerId} {row.providerStatus}</td>
+                <td data-label="Error" className="pr-3 text-destructive">{row.error}</td>
+                <td data-label="Text" className="max-w-md">{row.body}</td>
               </tr>
             ))}
           </tbody>

@@ -97,7 +97,7 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
           </button>
         </Form>
         <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Subscribers table">
-          <table className="w-full text-sm">
+          <table className="stack-table w-full text-sm">
             <thead>
               <tr className="text-left text-muted-foreground">
                 <th className="py-2 pr-3">Name</th>
@@ -114,17 +114,17 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-border">
-                  <td className="py-2 pr-3">
+                  <td data-label="Name" className="py-2 pr-3">
                     {row.firstName} {row.lastName}
                   </td>
-                  <td className="pr-3">{row.phoneE164}</td>
-                  <td className="pr-3">{row.email}</td>
-                  <td className="pr-3">{row.status}</td>
-                  <td className="pr-3">{row.source}</td>
-                  <td className="pr-3">{row.clickId}</td>
-                  <td className="pr-3">{row.postback}</td>
-                  <td className="pr-3">{row.createdAt.slice(0, 10)}</td>
-                  <td>
+                  <td data-label="Phone" className="pr-3">{row.phoneE164}</td>
+                  <td data-label="E-mail" className="pr-3">{row.email}</td>
+                  <td data-label="Status" className="pr-3">{row.status}</td>
+                  <td data-label="Source" className="pr-3">{row.source}</td>
+                  <td data-label="Click id" className="pr-3">{row.clickId}</td>
+                  <td data-label="Postback" className="pr-3">{row.postback}</td>
+                  <td data-label="Date" className="pr-3">{row.createdAt.slice(0, 10)}</td>
+                  <td data-label="Consent">
                     <Link to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(page), id: row.id })}#history`} className="text-accent-strong underline">
                       History
                     </Link>

@@ -107,7 +107,7 @@ export function startPostbackWorker(options: {
   const { db, logger, batchSize = 20 } = options;
   const send: PostbackFetch = options.fetch ?? ((url, init) => fetch(url, { ...init, redirect: "follow" }));
 
-  async function process(postback: Claimed) {
+  async function sendOne(postback: Claimed) {
     let status: number | null = null;
     let error: string | null = null;
     try {
@@ -154,7 +154,7 @@ export function startPostbackWorker(options: {
       if (batch.length === 0) break;
       for (const postback of batch) {
         try {
-          await process(postback);
+          await sendOne(postback);
         } catch (error) {
           // The row stays "sending" and is claimed again once stale; the receiver dedupes the repeat.
           if (isDatabaseUnavailable(error)) {

@@ -6,6 +6,7 @@ import { DOI_CONFIRM_HOURS, doubleOptInRequest, expirePendingOptIns, isConfirmRe
 import { handleInboundSms } from "./inbound-sms.server";
 import { optInToSms } from "./sms-opt-in.server";
 import { claimDueMessages } from "./outbox.server";
+import { subscribeToNewsletter } from "./newsletter.server";
 
 const SITE = { name: "Patriot Investor", email: "info@patriotinvestor.example", phone: "1-800-555-0199" };
 const POSTBACK = "http://127.0.0.1:9/postback?cid={clickId}&event={event}&ts={timestamp}";
@@ -110,6 +111,15 @@ describe.each(DB_KINDS)("double opt-in on %s", (kind) => {
     expect(await postbacks(row.id)).toHaveLength(1);
   });
 
+  it("START from a pending number confirms it too (consent by text), with the postback", async () => {
+    await optIn("212-457-0011", "click-start");
+    expect(await reply("+12124570011", "START")).toEqual({ intent: "confirm", changed: true, replied: true });
+    const row = await subscriber("+12124570011");
+    expect(row.status).toBe("active");
+    expect(await events(row.id)).toEqual(["opt_in", "doi_confirmed"]);
+    expect(await postbacks(row.id)).toMatchObject([{ event: "doi_confirmed", clickId: "click-start" }]);
+  });
+
   it("a YES that Twilio already answered confirms without a second reply from us", async () => {
     await optIn("212-457-0004");
     const result = await reply("+12124570004", "YES", { optOutType: "START" });
@@ -150,6 +160,17 @@ describe.each(DB_KINDS)("double opt-in on %s", (kind) => {
     // A new web opt-in asks again.
     expect(await optIn("212-457-0007")).toMatchObject({ ok: true, created: false, pending: true });
     expect((await texts("+12124570007")).map((m) => m.kind)).toEqual(["doi_request", "doi_request"]);
+  });
+
+  it("the newsletter's SMS box goes through the same double opt-in", async () => {
+    const result = await subscribeToNewsletter(
+      database.db,
+      { firstName: "A", lastName: "B", email: "doi@example.com", phone: "212-457-0010", smsConsent: true, termsConsent: true, evidence: NO_EVIDENCE },
+      SETTINGS,
+    );
+    expect(result).toMatchObject({ ok: true, sms: { ok: true, pending: true } });
+    expect((await subscriber("+12124570010")).status).toBe("pending");
+    expect((await texts("+12124570010")).map((m) => m.kind)).toEqual(["doi_request"]);
   });
 
   it("single opt-in stays the default: active at once, welcome, postback for a click id", async () => {

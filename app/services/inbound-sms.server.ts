@@ -50,7 +50,8 @@ async function subscriberFor(tx: Tx, e164: string, status: "opted_out" | "active
  */
 export async function handleInboundSms(db: Db, message: InboundSms, site: InboundSite, options: InboundOptions = {}): Promise<InboundResult> {
   const intent = classifyInbound(message.body);
-  const confirmWord = isConfirmReply(message.body);
+  // START and UNSTOP are consent by text too (COMPLIANCE.md 1.7): from a pending number they confirm like Y.
+  const confirmWord = isConfirmReply(message.body) || intent === "start";
   const phone = checkUsMobile(message.from);
   if (!phone.ok || (intent === "other" && !confirmWord)) return { intent, changed: false, replied: false };
   // When Twilio matched the keyword it has already replied; a second reply would break the one-confirmation rule.

@@ -100,3 +100,16 @@ test.describe("the end of every article", () => {
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 });
+
+test("the Privacy Policy says what the newsletter form collects, phone number included", async ({ page }) => {
+  await page.goto("/privacy");
+  const item = page.getByRole("listitem").filter({ hasText: "Newsletter sign-up." });
+  await expect(item).toContainText("your e-mail address and your phone number");
+  await expect(item).toContainText("We text your phone number only if you also tick the SMS consent box");
+  // The form really asks for those four things.
+  await page.goto("/home");
+  const form = page.locator("#newsletter form");
+  for (const label of ["First Name", "Last Name", "Email", "Phone"]) {
+    await expect(form.getByLabel(label, { exact: true })).toHaveAttribute("required", "");
+  }
+});

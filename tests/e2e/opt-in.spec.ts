@@ -52,29 +52,41 @@ test("shows the full SMS disclosure with links to the terms and privacy pages", 
   await expect(form.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy");
 });
 
-test("submit follows the server's rule (names, phone, both boxes) and says what is still missing", async ({ page }) => {
-  await gotoHydrated(page, "/opt-in");
-  const submit = page.getByRole("button", { name: "JOIN FREE ALERTS" });
-  const hint = async () => {
-    const id = await submit.getAttribute("aria-describedby");
-    return id ? page.locator(`[id="${id}"]`).innerText() : null;
-  };
-  await expect(submit).toBeDisabled();
-  expect(await hint()).toBe("Still needed: first name, last name, mobile phone, the SMS alerts box and the Terms of Service box.");
-  await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile() });
-  await expect.poll(hint).toBe("Still needed: the SMS alerts box and the Terms of Service box.");
-  await fill(page, { terms: true });
-  // The Terms box alone is not enough: the server needs the SMS box too (decision 007).
-  await expect(submit).toBeDisabled();
-  await expect.poll(hint).toBe("Still needed: the SMS alerts box.");
-  await expect(submit).toHaveAccessibleDescription("Still needed: the SMS alerts box.");
-  await fill(page, { sms: true });
-  await expect(submit).toBeEnabled();
-  expect(await hint()).toBeNull();
-  await page.getByLabel("Last Name").fill("  ");
-  await expect(submit).toBeDisabled();
-  await expect.poll(hint).toBe("Still needed: last name.");
-});
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+]) {
+  test(`at ${viewport.width} px submit follows the server's rule (names, phone, both boxes) and says what is still missing`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await gotoHydrated(page, "/opt-in");
+    const submit = page.getByRole("button", { name: "JOIN FREE ALERTS" });
+    const hint = async () => {
+      const id = await submit.getAttribute("aria-describedby");
+      return id ? page.locator(`[id="${id}"]`).innerText() : null;
+    };
+    await expect(submit).toBeDisabled();
+    expect(await hint()).toBe("Still needed: first name, last name, mobile phone, the SMS alerts box and the Terms of Service box.");
+    await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile() });
+    await expect.poll(hint).toBe("Still needed: the SMS alerts box and the Terms of Service box.");
+    await fill(page, { terms: true });
+    // The Terms box alone is not enough: the server needs the SMS box too (decision 007).
+    await expect(submit).toBeDisabled();
+    await expect.poll(hint).toBe("Still needed: the SMS alerts box.");
+    await expect(submit).toHaveAccessibleDescription("Still needed: the SMS alerts box.");
+    // The line is on screen right under the button, not only in the accessibility tree.
+    const hintLine = page.getByText("Still needed: the SMS alerts box.");
+    await hintLine.scrollIntoViewIfNeeded();
+    await expect(hintLine).toBeInViewport();
+    const [buttonBox, hintBox] = [await submit.boundingBox(), await hintLine.boundingBox()];
+    expect(hintBox!.y - (buttonBox!.y + buttonBox!.height)).toBeLessThan(24);
+    await fill(page, { sms: true });
+    await expect(submit).toBeEnabled();
+    expect(await hint()).toBeNull();
+    await page.getByLabel("Last Name").fill("  ");
+    await expect(submit).toBeDisabled();
+    await expect.poll(hint).toBe("Still needed: last name.");
+  });
+}
 
 test("success: Welcome Patriot!, the form clears, and the browser goes to /blog after 1.5 s", async ({ page }) => {
   await gotoHydrated(page, "/opt-in");

@@ -7,7 +7,7 @@ export function OptInChart({ days }: { days: { day: string; n: number }[] }) {
   const total = days.reduce((sum, d) => sum + d.n, 0);
   return (
     <figure>
-      <svg viewBox={`0 0 ${width} ${height + 20}`} className="w-full" role="img" aria-label={`Web opt-ins per day, last ${days.length} days: ${total} in all, at most ${max} on one day`}>
+      <svg viewBox={`0 0 ${width} ${height + 2}`} className="h-32 w-full md:h-auto" preserveAspectRatio="none" role="img" aria-label={`Web opt-ins per day, last ${days.length} days: ${total} in all, at most ${max} on one day`}>
         {days.map((d, i) => {
           const h = (d.n / max) * height;
           return (
@@ -17,9 +17,12 @@ export function OptInChart({ days }: { days: { day: string; n: number }[] }) {
           );
         })}
         <line x1="0" y1={height} x2={width} y2={height} stroke="#8a8778" />
-        <text x="0" y={height + 16} fontSize="12" fill="#475569">{days[0]?.day}</text>
-        <text x={width} y={height + 16} fontSize="12" fill="#475569" textAnchor="end">{days.at(-1)?.day}</text>
       </svg>
+      {/* The dates are HTML text, not SVG text scaled down with the chart: legible at any width. */}
+      <div className="mt-1 flex justify-between text-sm text-muted-foreground">
+        <span>{days[0]?.day}</span>
+        <span>{days.at(-1)?.day}</span>
+      </div>
       <figcaption className="mt-1 text-sm text-muted-foreground">Web opt-ins per day, last {days.length} days ({total} in all).</figcaption>
     </figure>
   );

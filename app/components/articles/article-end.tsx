@@ -1,7 +1,8 @@
 import { BellRing, Mail } from "lucide-react";
-import { ArticleCard } from "~/components/blog/article-card";
+import { Link } from "react-router";
 import { ButtonLink } from "~/components/ui/button";
 import type { ArticleTeaser } from "~/content/teasers";
+import { formatLongDate } from "~/lib/dates";
 
 /**
  * Under every article: where to sign up and what to read next. Plain links, so the prerendered
@@ -31,11 +32,24 @@ export function ArticleEnd({ related }: { related: ArticleTeaser[] }) {
           <h2 id="related-heading" className="text-2xl font-extrabold text-primary">
             Keep reading
           </h2>
-          <div className="mt-5 grid gap-6 md:grid-cols-3">
+          <ul className="mt-5 grid gap-6 sm:grid-cols-3">
             {related.map((article) => (
-              <ArticleCard key={article.slug} article={article} />
+              <li key={article.slug} className="flex flex-col overflow-hidden rounded-lg border border-border bg-card">
+                <img src={article.image} alt="" width={1200} height={675} loading="lazy" decoding="async" className="aspect-video w-full object-cover" />
+                <div className="flex flex-1 flex-col p-4">
+                  <p className="text-xs font-bold uppercase tracking-widest text-accent-strong">{article.category}</p>
+                  <h3 className="mt-1 font-sans text-base font-extrabold leading-snug text-primary">
+                    <Link to={`/articles/${article.slug}`} className="hover:underline">
+                      {article.title}
+                    </Link>
+                  </h3>
+                  <p className="mt-auto pt-2 text-xs text-muted-foreground">
+                    <time dateTime={article.date}>{formatLongDate(article.date)}</time> · {article.readingMinutes} min read
+                  </p>
+                </div>
+              </li>
             ))}
-          </div>
+          </ul>
         </section>
       ) : null}
     </>
