@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_BASE_URL, E2E_PORT } from "./tests/support/e2e-env";
+import { E2E_BASE_URL, E2E_PORT, minutesToSendingHours } from "./tests/support/e2e-env";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromiumPath)) {
@@ -44,6 +44,11 @@ export default defineConfig({
       // Each test sends its own X-Forwarded-For (tests/support/fixtures.ts), so per-IP limits
       // apply per test as they would per visitor.
       TRUST_PROXY: "1",
+      // Market alerts: fast sending, the typed confirmation above 2 recipients, and quiet hours
+      // judged at noon Eastern so a campaign sends at any hour of the test run.
+      SMS_MPS: "50",
+      ALERT_CONFIRM_ABOVE: "2",
+      SEND_TEST_QUIET_HOURS_OFFSET_MINUTES: String(minutesToSendingHours()),
     },
   },
 });

@@ -21,7 +21,12 @@ export async function startRuntime() {
   worker = startOutboxWorker({ db: database.db, transport, logger });
   campaignSender = startCampaignSender({
     db: database.db,
-    channel: createSmsChannel({ transport, ratePerSecond: env.SMS_MPS, dncPolicy: env.DNC_POLICY }),
+    channel: createSmsChannel({
+      transport,
+      ratePerSecond: env.SMS_MPS,
+      dncPolicy: env.DNC_POLICY,
+      quietHoursOffsetMs: env.SEND_TEST_QUIET_HOURS_OFFSET_MINUTES * 60_000,
+    }),
     logger,
     siteUrl: env.SITE_URL,
     dncPolicy: env.DNC_POLICY,

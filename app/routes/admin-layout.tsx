@@ -16,6 +16,7 @@ export function headers() {
 
 const ADMIN_NAV = [
   { to: "/admin/sms", label: "Welcome SMS" },
+  { to: "/admin/alerts", label: "Alerts" },
   { to: "/admin/subscribers", label: "Subscribers" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/inbox", label: "Inbox" },
