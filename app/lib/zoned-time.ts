@@ -36,5 +36,5 @@ export function zonedTimeToUtc(local: string, zone: string): Date | null {
 
 /** "2026-11-24 09:30 EST" in the given zone. */
 export function formatInZone(instant: Date, zone: string) {
-  return new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "medium", timeStyle: "short", timeZoneName: "short" }).format(instant);
+  return new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(instant);
 }
