@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_BASE_URL, E2E_PORT } from "./tests/support/e2e-env";
+import { E2E_BASE_URL, E2E_PORT, minutesToSendingHours } from "./tests/support/e2e-env";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromiumPath)) {
@@ -46,6 +46,11 @@ export default defineConfig({
       TRUST_PROXY: "1",
       SITE_POSTAL_ADDRESS: "1776 Liberty Way, Philadelphia, PA 19106",
       MAILGUN_WEBHOOK_SIGNING_KEY: "e2e-mailgun-signing-key-0123456789",
+      // Market alerts: fast sending, the typed confirmation above 2 recipients, and quiet hours
+      // judged at noon Eastern so a campaign sends at any hour of the test run.
+      SMS_MPS: "50",
+      ALERT_CONFIRM_ABOVE: "2",
+      SEND_TEST_QUIET_HOURS_OFFSET_MINUTES: String(minutesToSendingHours()),
     },
   },
 });

@@ -79,8 +79,12 @@ export const EnvSchema = z.object({
   SMS_MPS: z.coerce.number().positive().max(1000).default(1),
   /** USD per SMS segment, for the cost estimate and the results. */
   SMS_PRICE_PER_SEGMENT: z.coerce.number().min(0).max(1).default(0.0083),
+  /** Sending an alert to more people than this needs the typed count (and a fresh 2FA code). */
+  ALERT_CONFIRM_ABOVE: z.coerce.number().int().min(0).default(1000),
   /** A campaign text left "sending" this long (its process died) is settled by asking the provider. */
-  SEND_IN_DOUBT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  SEND_IN_DOUBT_SECONDS: z.coerce.number().int().min(15, "must be at least 15 (longer than a send may take: the 10 s provider timeout)").max(3600).default(60),
+  /** Tests only: judge quiet hours this many minutes later than now, so a test run works at any hour. Leave unset. */
+  SEND_TEST_QUIET_HOURS_OFFSET_MINUTES: z.coerce.number().int().min(-1440).max(1440).default(0),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
 }).superRefine((env, ctx) => {

@@ -44,7 +44,10 @@ export async function startRuntime() {
   jobs = [
     startOutboxWorker({ db, transport, logger }),
     startEmailWorker({ db, transport: mail, logger }),
-    startCampaignSender({ ...engine, channel: createSmsChannel({ transport, ratePerSecond: env.SMS_MPS, dncPolicy: env.DNC_POLICY }) }),
+    startCampaignSender({
+      ...engine,
+      channel: createSmsChannel({ transport, ratePerSecond: env.SMS_MPS, dncPolicy: env.DNC_POLICY, quietHoursOffsetMs: env.SEND_TEST_QUIET_HOURS_OFFSET_MINUTES * 60_000 }),
+    }),
     startCampaignSender({ ...engine, channel: emailChannel }),
     startNewsletterHousekeeping({ db, logger }),
     // Both run whatever the settings: postbacks queued before a restart still go, and opt-ins left

@@ -195,3 +195,21 @@ export const URL_NOTICES = ["signedIn", "signedOut", "emailVerified", "passwordR
 export function urlNotice(key: string | null): Notice | null {
   return key && (URL_NOTICES as readonly string[]).includes(key) ? NOTICES[key as NoticeKey] : null;
 }
+
+/** Market-alert campaigns (/admin/alerts). */
+export const ALERT_NOTICES = {
+  saved: { title: "Draft Saved", description: "The alert is saved as a draft.", variant: "success" },
+  invalid: { title: "Please Check the Alert", description: "Some fields need your attention.", variant: "error" },
+  testQueued: { title: "Test Sent", description: "The test text is on its way, with its short links.", variant: "success" },
+  testFailed: { title: "Test Not Sent", description: "Please enter a valid US mobile number.", variant: "error" },
+  scheduled: { title: "Alert Scheduled", description: "The alert will start at the time you picked.", variant: "success" },
+  sending: { title: "Alert Sending", description: "The alert is going out now, within each person's allowed hours.", variant: "success" },
+  confirm: { title: "Confirm the Number", description: "Type the number of recipients to confirm.", variant: "error" },
+  twoFactor: { title: "Code Required", description: "Enter a current code from your authenticator app to send to this many people.", variant: "error" },
+  paused: { title: "Alert Paused", description: "No more texts go out until you resume it.", variant: "success" },
+  resumed: { title: "Alert Resumed", description: "Sending continues.", variant: "success" },
+  cancelled: { title: "Alert Cancelled", description: "Texts not yet sent will not go out.", variant: "success" },
+  unscheduled: { title: "Back to Draft", description: "The alert is a draft again and will not start.", variant: "success" },
+  notAllowed: { title: "Not Possible", description: "This alert changed meanwhile; reload the page.", variant: "error" },
+  failed: { title: "Error", description: "The alert could not be updated. Please try again.", variant: "error" },
+} as const satisfies Record<string, Notice>;

@@ -40,7 +40,7 @@ export function isTimeZone(zone: string) {
  * datetime-local input). Null for a malformed value, an unknown zone, or a time that does not
  * exist there (skipped by the spring clock change).
  */
-export function zonedLocalToUtc(local: string, zone: string): Date | null {
+export function zonedTimeToUtc(local: string, zone: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim());
   if (!match || !isTimeZone(zone)) return null;
   const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
@@ -55,5 +55,5 @@ export function zonedLocalToUtc(local: string, zone: string): Date | null {
 
 /** "2026-11-24 09:30 EST" in the given zone. */
 export function formatInZone(instant: Date, zone: string) {
-  return new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "medium", timeStyle: "short", timeZoneName: "short" }).format(instant);
+  return new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(instant);
 }

@@ -16,6 +16,7 @@ export function headers() {
 const ADMIN_NAV = [
   { to: "/admin", label: "Dashboard" },
   { to: "/admin/sms", label: "Welcome SMS" },
+  { to: "/admin/alerts", label: "Alerts" },
   { to: "/admin/subscribers", label: "Subscribers" },
   { to: "/admin/newsletter", label: "Newsletter" },
   { to: "/admin/messages", label: "Messages" },

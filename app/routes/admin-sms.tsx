@@ -3,6 +3,7 @@ import { useTextTypedBeforeHydration } from "~/lib/use-typed-before-hydration";
 import { data, useFetcher, useRevalidator } from "react-router";
 import type { Route } from "./+types/admin-sms";
 import { requireAdmin } from "~/auth/guards.server";
+import { SmsCounter } from "~/components/admin/sms-counter";
 import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -146,18 +147,7 @@ export default function AdminSms({ loaderData, actionData }: Route.ComponentProp
               aria-describedby="sms-count sms-warnings"
               className="mt-2 block w-full rounded-md border border-input p-3 font-mono text-sm"
             />
-            <p id="sms-count" className="mt-2 text-sm text-muted-foreground" aria-live="polite">
-              <span data-testid="char-count">{analysis.characters}</span> characters ·{" "}
-              <span data-testid="segment-count">{analysis.segments}</span> {analysis.segments === 1 ? "segment" : "segments"} ·{" "}
-              <span data-testid="encoding">{analysis.encoding}</span>
-            </p>
-            {analysis.warnings.length > 0 ? (
-              <ul id="sms-warnings" className="mt-3 space-y-1 rounded-md bg-gold-soft p-3 text-sm text-gold-foreground" data-testid="sms-warnings">
-                {analysis.warnings.map((warning) => (
-                  <li key={warning}>⚠ {warning}</li>
-                ))}
-              </ul>
-            ) : null}
+            <SmsCounter analysis={analysis} countId="sms-count" warningsId="sms-warnings" />
             <div className="mt-4 flex gap-3">
               <Button type="submit" disabled={hydrated && (!text.trim() || saving)}>
                 {saving ? "Saving..." : "Save"}

@@ -166,7 +166,7 @@ describe.each(DB_KINDS)("double opt-in on %s", (kind) => {
     const result = await subscribeToNewsletter(
       database.db,
       { firstName: "A", lastName: "B", email: "doi@example.com", phone: "212-457-0010", smsConsent: true, termsConsent: true, evidence: NO_EVIDENCE },
-      SETTINGS,
+      { ...SETTINGS, siteUrl: "http://localhost:3000" },
     );
     expect(result).toMatchObject({ ok: true, sms: { ok: true, pending: true } });
     expect((await subscriber("+12124570010")).status).toBe("pending");

@@ -18,3 +18,11 @@ export const E2E_MAIL_URL = `http://127.0.0.1:${E2E_PORT + 3}/__mail`;
 
 /** An admin created before the browser-test server starts (npm run admin:create). */
 export const E2E_ADMIN = { email: "admin@patriotinvestor.example", password: "Liberty-Bell-1776!" };
+
+/**
+ * Minutes to add to now so that it is 17:00 UTC (noon in New York, 09:00 in Los Angeles): every
+ * contiguous-US number is inside its quiet-hours window, whatever hour the tests run at.
+ */
+export function minutesToSendingHours(now = new Date()) {
+  return 17 * 60 - (now.getUTCHours() * 60 + now.getUTCMinutes());
+}

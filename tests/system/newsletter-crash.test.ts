@@ -35,7 +35,7 @@ describe("a newsletter issue across kill -9", () => {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SITE_POSTAL_ADDRESS: "1776 Liberty Way, Philadelphia, PA 19106",
       NEWSLETTER_RATE: "250",
-      SEND_IN_DOUBT_SECONDS: "2",
+      SEND_IN_DOUBT_SECONDS: "15",
       MAILGUN_API_KEY: "key-system-test",
       MAILGUN_DOMAIN: "mg.example.com",
       MAILGUN_API_BASE: `http://127.0.0.1:${httpPort}`,

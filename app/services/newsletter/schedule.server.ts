@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { auditLog, campaigns, newsletterIssues } from "~/db/schema";
-import { zonedLocalToUtc } from "~/lib/zoned-time";
+import { zonedTimeToUtc } from "~/lib/zoned-time";
 import { controlCampaign } from "../sending/campaigns.server";
 import { nudgeCampaigns } from "../sending/signal.server";
 
@@ -24,7 +24,7 @@ export async function scheduleIssue(
 ): Promise<ScheduleResult> {
   let at = now;
   if (input.when !== "now") {
-    const parsed = zonedLocalToUtc(input.when.local, input.when.zone);
+    const parsed = zonedTimeToUtc(input.when.local, input.when.zone);
     if (!parsed) return { ok: false, field: "sendAt", message: "Enter a date and time that exists in the chosen time zone." };
     if (parsed.getTime() < now.getTime() - 60_000) return { ok: false, field: "sendAt", message: "That time has passed: choose a time in the future, or send now." };
     if (parsed.getTime() > now.getTime() + MAX_AHEAD_DAYS * 86_400_000) return { ok: false, field: "sendAt", message: "Schedule at most a year ahead." };

@@ -1,10 +1,15 @@
+import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { auditLog, campaignRecipients, campaigns } from "~/db/schema";
 import { withShortLinkPlaceholders } from "~/lib/short-links";
 import { SCHEDULE_ZONES } from "~/lib/zoned-time";
+import { checkUsMobile } from "~/lib/phone";
+import { enqueueSms } from "../outbox.server";
+import { nudgeOutbox } from "../outbox-signal.server";
 import { AudienceSchema, countReach, type Audience } from "./audience.server";
+import { renderLinks } from "./links.server";
 import { nudgeCampaigns } from "./signal.server";
 import { smsSegments } from "./sms-channel.server";
 
@@ -20,7 +25,7 @@ export const CampaignDraftSchema = z.object({
 export type CampaignDraft = z.infer<typeof CampaignDraftSchema>;
 export type CampaignRow = typeof campaigns.$inferSelect;
 
-type Result<T = object> = ({ ok: true } & T) | { ok: false; code: "not_found" | "stale" | "wrong_state" | "confirm" | "invalid"; message: string; expected?: number };
+type Result<T = object> = ({ ok: true } & T) | { ok: false; code: "not_found" | "stale" | "wrong_state" | "confirm" | "second_factor" | "invalid"; message: string; expected?: number };
 
 const audit = (db: Pick<Db, "insert">, actor: string, action: string, id: string, before: unknown, after: unknown) =>
   db.insert(auditLog).values({ actor, action: `campaign.${action}`, entity: `campaign:${id}`, before: before === undefined ? null : JSON.stringify(before), after: after === undefined ? null : JSON.stringify(after) });
@@ -75,7 +80,19 @@ export const ScheduleSchema = z.discriminatedUnion("when", [
  */
 export async function scheduleCampaign(
   db: Db,
-  input: { id: string; schedule: z.infer<typeof ScheduleSchema>; typedCount?: number; shownCount?: number; actor: string; dncPolicy: "refuse" | "allow_with_consent"; now?: Date },
+  input: {
+    id: string;
+    schedule: z.infer<typeof ScheduleSchema>;
+    typedCount?: number;
+    shownCount?: number;
+    actor: string;
+    dncPolicy: "refuse" | "allow_with_consent";
+    now?: Date;
+    /** Above this many recipients the typed count (and the second factor) is required; default CONFIRM_ABOVE. */
+    confirmAbove?: number;
+    /** For admins with two-factor sign-in: a fresh code, asked for only above the threshold. */
+    verifySecondFactor?: () => Promise<boolean>;
+  },
 ): Promise<Result<{ reachable: number }>> {
   const now = input.now ?? new Date();
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, input.id));
@@ -86,10 +103,13 @@ export async function scheduleCampaign(
   }
   const reach = await countReach(db, AudienceSchema.parse(campaign.audience), input.dncPolicy, now);
   if (reach.reachable === 0) return { ok: false, code: "invalid", message: "Nobody can be reached with these filters." };
-  if (reach.reachable > CONFIRM_ABOVE) {
+  if (reach.reachable > (input.confirmAbove ?? CONFIRM_ABOVE)) {
     const shown = input.shownCount ?? -1;
     if (input.typedCount !== shown || Math.abs(reach.reachable - shown) > Math.max(1, reach.reachable * 0.01)) {
       return { ok: false, code: "confirm", message: `Type the number of recipients (${reach.reachable.toLocaleString("en-US")}) to confirm.`, expected: reach.reachable };
+    }
+    if (input.verifySecondFactor && !(await input.verifySecondFactor())) {
+      return { ok: false, code: "second_factor", message: "Enter a current code from your authenticator app." };
     }
   }
   const scheduledAt = input.schedule.when === "now" ? now : input.schedule.at;
@@ -151,4 +171,17 @@ export async function getCampaign(db: Db, id: string) {
   if (!z.uuid().safeParse(id).success) return null;
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, id));
   return campaign ? { ...campaign, audience: AudienceSchema.parse(campaign.audience) as Audience } : null;
+}
+
+/** Texts the alert, with its real short links, to a staff phone through the outbox (not counted in results). */
+export async function sendCampaignTest(db: Db, input: { id: string; phone: string; actor: string; siteUrl: string }): Promise<Result> {
+  const phone = checkUsMobile(input.phone);
+  if (!phone.ok) return { ok: false, code: "invalid", message: phone.message };
+  const [campaign] = await db.select({ body: campaigns.body }).from(campaigns).where(eq(campaigns.id, input.id));
+  if (!campaign) return { ok: false, code: "not_found", message: "That alert no longer exists." };
+  const body = await renderLinks(db, input.id, campaign.body, input.siteUrl);
+  await enqueueSms(db, { toPhone: phone.e164, body, kind: "test", dedupeKey: `campaign-test:${randomUUID()}` });
+  await audit(db, input.actor, "test_sent", input.id, undefined, { to: phone.e164 });
+  nudgeOutbox();
+  return { ok: true };
 }

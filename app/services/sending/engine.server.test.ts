@@ -223,6 +223,36 @@ describe.each(DB_KINDS)("the send engine on %s", (kind) => {
     expect(audit.rows.map((row) => row.action)).toEqual(["campaign.draft_created", "campaign.send_now", "campaign.started", "campaign.pause", "campaign.resume"]);
   });
 
+  it("asks for the typed count and a fresh second factor above the threshold", async () => {
+    const { db } = database;
+    const cohort = `confirm-${kind}`;
+    for (let i = 0; i < 3; i++) await subscriber(db, "212", { clickId: cohort });
+    const now = new Date("2026-11-23T17:00:00Z");
+    const draft = await saveDraft(db, { name: "Big", body: "Patriot Investor big. Reply STOP", audience: AudienceSchema.parse({ clickId: cohort }), actor: "a", siteUrl: SITE, pricePerSegment: 0.0083 });
+    if (!draft.ok) throw new Error(draft.message);
+    const base = { id: draft.campaign.id, schedule: { when: "now" as const }, actor: "a", dncPolicy: "refuse" as const, now, confirmAbove: 2 };
+    let codeChecks = 0;
+    const code = (valid: boolean) => async () => {
+      codeChecks++;
+      return valid;
+    };
+    expect(await scheduleCampaign(db, { ...base, verifySecondFactor: code(true) })).toMatchObject({ ok: false, code: "confirm", expected: 3 });
+    expect(await scheduleCampaign(db, { ...base, shownCount: 3, typedCount: 30, verifySecondFactor: code(true) })).toMatchObject({ ok: false, code: "confirm" });
+    expect(codeChecks).toBe(0);
+    expect(await scheduleCampaign(db, { ...base, shownCount: 3, typedCount: 3, verifySecondFactor: code(false) })).toMatchObject({ ok: false, code: "second_factor" });
+    const [still] = await db.select().from(campaigns).where(eq(campaigns.id, draft.campaign.id));
+    expect(still!.status).toBe("draft");
+    expect(await scheduleCampaign(db, { ...base, shownCount: 3, typedCount: 3, verifySecondFactor: code(true) })).toMatchObject({ ok: true, reachable: 3 });
+    expect(codeChecks).toBe(2);
+    expect(await scheduleCampaign(db, { ...base, shownCount: 3, typedCount: 3 })).toMatchObject({ ok: false, code: "wrong_state" });
+    const later = await saveDraft(db, { name: "Later", body: "Patriot Investor later. Reply STOP", audience: AudienceSchema.parse({ clickId: cohort }), actor: "a", siteUrl: SITE, pricePerSegment: 0.0083 });
+    if (!later.ok) throw new Error(later.message);
+    expect(await scheduleCampaign(db, { ...base, id: later.campaign.id, confirmAbove: 1000, schedule: { when: "later", at: new Date("2026-11-23T16:00:00Z"), zone: "America/New_York" } })).toMatchObject({ ok: false, code: "invalid" });
+    expect(await scheduleCampaign(db, { ...base, id: later.campaign.id, confirmAbove: 1000, schedule: { when: "later", at: new Date("2026-11-24T14:30:00Z"), zone: "America/New_York" } })).toMatchObject({ ok: true });
+    const [scheduled] = await db.select().from(campaigns).where(eq(campaigns.id, later.campaign.id));
+    expect(scheduled).toMatchObject({ status: "scheduled", scheduledAt: new Date("2026-11-24T14:30:00Z"), scheduleZone: "America/New_York" });
+  });
+
   it("narrows the audience by source, click id prefix, opt-in dates, state and time zone", async () => {
     const { db } = database;
     const tag = `aud${kind}`;

@@ -16,7 +16,7 @@ export function smsSegments(body: string) {
  * latest marketing sends) in one query right before the send, Twilio (or the log transport) to
  * send and to ask about an interrupted send, and carrier unsubscribes mirrored into our list.
  */
-export function createSmsChannel(options: { transport: SmsTransport; ratePerSecond: number; dncPolicy: "refuse" | "allow_with_consent" }): SendChannel {
+export function createSmsChannel(options: { transport: SmsTransport; ratePerSecond: number; dncPolicy: "refuse" | "allow_with_consent"; quietHoursOffsetMs?: number }): SendChannel {
   const { transport } = options;
   const segmentCache = new Map<string, number>();
   return {
@@ -55,7 +55,7 @@ export function createSmsChannel(options: { transport: SmsTransport; ratePerSeco
                 ...Array.from({ length: sendingNow.get(row.subscriberId) ?? 0 }, () => now),
               ],
             },
-            { dncPolicy: options.dncPolicy, frequencyCap: FREQUENCY_CAP_PER_24H, expiresAt: row.expiresAt },
+            { dncPolicy: options.dncPolicy, frequencyCap: FREQUENCY_CAP_PER_24H, expiresAt: row.expiresAt, quietHoursOffsetMs: options.quietHoursOffsetMs },
             now,
           ),
         );

@@ -72,6 +72,13 @@ describe("quiet hours by area code", () => {
 });
 
 describe("the send gate", () => {
+  it("can judge quiet hours at a shifted clock (tests only), answering in real time", () => {
+    // 02:00 UTC is 21:00 in New York; shifted by 15 hours it is 12:00 there.
+    expect(decide("+12125550123", "2026-11-24T02:00:00Z", {}, { quietHoursOffsetMs: 15 * 3_600_000 })).toEqual({ action: "send" });
+    // 12:00 UTC shifted by -5 hours is 02:00 in New York: wait until 13:00 UTC shifted, 18:00 real.
+    expect(decide("+12125550123", "2026-11-23T12:00:00Z", {}, { quietHoursOffsetMs: -5 * 3_600_000 })).toEqual({ action: "wait", until: at("2026-11-23T18:00:00Z") });
+  });
+
   const noon = "2026-11-23T17:00:00Z";
   it("skips people who are not active, opted out or on our list", () => {
     expect(decide("+12125550123", noon, { subscriberStatus: "opted_out" })).toEqual({ action: "skip", reason: "opted_out" });

@@ -17,6 +17,8 @@ export type SmsPolicy = {
   frequencyCap: number;
   /** Past this instant the alert is stale: dropped, not sent late. */
   expiresAt: Date | null;
+  /** Tests only: quiet hours are judged this much later than `now` (so a test can run at any hour). */
+  quietHoursOffsetMs?: number;
 };
 
 export type SendDecision = { action: "send" } | { action: "wait"; until: Date } | { action: "skip"; reason: SkipReason };
@@ -37,8 +39,9 @@ export function checkSmsSend(facts: SmsRecipientFacts, policy: SmsPolicy, now: D
   const inLastDay = facts.recentMarketingSends.filter((sentAt) => now.getTime() - sentAt.getTime() < DAY_MS).length;
   if (inLastDay >= policy.frequencyCap) return { action: "skip", reason: "frequency_cap" };
   const location = recipientLocation(facts.phone);
-  if (insideWindow(now, location)) return { action: "send" };
-  const until = nextAllowedTime(now, location);
+  const offset = policy.quietHoursOffsetMs ?? 0;
+  if (insideWindow(new Date(now.getTime() + offset), location)) return { action: "send" };
+  const until = new Date(nextAllowedTime(new Date(now.getTime() + offset), location).getTime() - offset);
   if (policy.expiresAt && until >= policy.expiresAt) return { action: "skip", reason: "expired" };
   return { action: "wait", until };
 }

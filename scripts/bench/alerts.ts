@@ -1,0 +1,145 @@
+// npm run bench:alerts — market alerts: planning 250,000 recipients on PostgreSQL and PGlite (time and
+// memory growth of this process, which holds PGlite), pacing at SMS_MPS=50 over 60 s with two
+// senders sharing the rate, and the public pages' throughput while a 250,000 alert sends vs idle.
+// Run it under `flock /tmp/heavy.lock`. Prints Markdown for docs/benchmarks.md.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { openDatabase, type DatabaseHandle } from "~/db/client.server";
+import { createTwilioTransport } from "~/services/sms-transport.server";
+import { drainCampaigns, startDueCampaigns } from "~/services/sending/engine.server";
+import { createSmsChannel } from "~/services/sending/sms-channel.server";
+import { createPostgresDatabase } from "../../tests/support/test-db";
+import { minutesToSendingHours } from "../../tests/support/e2e-env";
+import { startTwilioStandIn } from "../../tests/support/twilio-stand-in";
+
+const RECIPIENTS = Number(process.env.RECIPIENTS ?? 250_000);
+const PACING_SECONDS = Number(process.env.PACING_SECONDS ?? 60);
+const THROUGHPUT_DURATION = process.env.DURATION ?? "10s";
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+const SITE_URL = process.env.SITE_URL ?? "http://localhost:3000";
+const TWILIO = { accountSid: `AC${"be0c".repeat(8)}`, authToken: "bench-auth-token-0123456789", from: "+18005550150" };
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+
+async function seed(handle: DatabaseHandle) {
+  await handle.db.execute(sql.raw(`
+    INSERT INTO subscribers (channel, phone_e164, first_name, last_name, status, source, click_id)
+    SELECT 'sms', '+1' || (ARRAY['212', '312', '303', '213', '305', '512', '860', '808'])[1 + g % 8] || (2000000 + g)::text, 'B', 'M', 'active', 'opt-in', 'bench'
+    FROM generate_series(1, ${RECIPIENTS}) g`));
+  const result = await handle.db.execute<{ id: string }>(
+    sql`INSERT INTO campaigns (channel, name, body, audience, status, scheduled_at) VALUES ('sms', 'Bench', 'Patriot Investor bench alert https://example.com/markets Reply STOP to opt out', '{}', 'scheduled', now()) RETURNING id`,
+  );
+  return result.rows[0]!.id;
+}
+
+/** Plans the campaign the way the engine does and measures time and this process's memory. */
+async function measurePlanning(handle: DatabaseHandle) {
+  await seed(handle);
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const started = performance.now();
+  const channel = createSmsChannel({ transport: { name: "log", send: async () => ({ ok: true, providerId: "SMbench", providerStatus: "queued" }) }, ratePerSecond: 1, dncPolicy: "refuse" });
+  await startDueCampaigns({ db: handle.db, channel, siteUrl: SITE_URL, dncPolicy: "refuse", logger: quiet }, new Date());
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const planned = await handle.db.execute<{ n: number | string }>(sql`SELECT count(*)::int AS n FROM campaign_recipients`);
+  return { seconds, planned: Number(planned.rows[0]!.n), growthMb: mb(peak - before), rssMb: mb(peak) };
+}
+
+function wrk(url: string, script?: string) {
+  const args = ["-t2", "-c20", `-d${THROUGHPUT_DURATION}`, "--latency", ...(script ? ["-s", script] : []), url];
+  const out = execFileSync("wrk", args, { encoding: "utf8" });
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?" };
+}
+
+const rows: string[] = [];
+console.log(`# Market-alert benchmark ${new Date().toISOString()}, node ${process.version}, ${RECIPIENTS.toLocaleString("en-US")} recipients`);
+
+// 1. Planning on both databases.
+const postgres = await createPostgresDatabase();
+const pgHandle = await openDatabase({ url: postgres.url });
+const pgPlan = await measurePlanning(pgHandle);
+rows.push(`| PostgreSQL | ${pgPlan.planned.toLocaleString("en-US")} | ${pgPlan.seconds.toFixed(2)} | ${pgPlan.growthMb} | ${pgPlan.rssMb} |`);
+const dataDir = mkdtempSync(path.join(tmpdir(), "bench-alerts-"));
+const pgliteHandle = await openDatabase({ dataDir: path.join(dataDir, "pglite") });
+const glPlan = await measurePlanning(pgliteHandle);
+rows.push(`| PGlite | ${glPlan.planned.toLocaleString("en-US")} | ${glPlan.seconds.toFixed(2)} | ${glPlan.growthMb} | ${glPlan.rssMb} |`);
+await pgliteHandle.close();
+rmSync(dataDir, { recursive: true, force: true });
+console.log("\n## Planning (one INSERT … SELECT)\n\n| database | planned | seconds | RSS growth MB (this process) | peak RSS MB |\n|---|---|---|---|---|");
+console.log(rows.join("\n"));
+
+// 2. Pacing: two senders (as two processes would) share SMS_MPS=50 through the database bucket.
+const twilio = await startTwilioStandIn({ accountSid: TWILIO.accountSid, authToken: TWILIO.authToken });
+const transport = createTwilioTransport({ accountSid: TWILIO.accountSid, authToken: TWILIO.authToken, from: TWILIO.from, apiBase: twilio.url });
+const channel = () => createSmsChannel({ transport, ratePerSecond: 50, dncPolicy: "refuse", quietHoursOffsetMs: minutesToSendingHours() * 60_000 });
+let stop = false;
+const started = Date.now();
+await Promise.all(
+  [0, 1].map(() =>
+    drainCampaigns({ db: pgHandle.db, channel: channel(), logger: quiet, siteUrl: SITE_URL, dncPolicy: "refuse" }, () => stop || Date.now() - started > (PACING_SECONDS + 5) * 1000),
+  ),
+);
+stop = true;
+const windowStart = started + 5_000;
+const inWindow = twilio.sent.filter((message) => message.acceptedAt >= windowStart && message.acceptedAt < windowStart + PACING_SECONDS * 1000).length;
+const rate = inWindow / PACING_SECONDS;
+console.log(`\n## Pacing\n\nSMS_MPS=50, two senders on one PostgreSQL database, the Twilio stand-in: ${inWindow} texts accepted in ${PACING_SECONDS} s after a 5 s start = **${rate.toFixed(2)} per second** (${(((rate - 50) / 50) * 100).toFixed(1)}% from 50).`);
+await twilio.close();
+
+// 3. Public pages and the opt-in while the rest of the 250,000 alert sends, vs the same server idle.
+const standIn = await startTwilioStandIn({ accountSid: TWILIO.accountSid, authToken: TWILIO.authToken });
+const port = 3300;
+const server = spawn(process.execPath, ["server.mjs"], {
+  stdio: ["ignore", "ignore", "inherit"],
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: postgres.url,
+    AUTH_SECRET: `bench-only-secret-${Date.now()}-0123456789abcdef`,
+    LOG_LEVEL: "warn",
+    TRUST_PROXY: "1",
+    SMS_MPS: process.env.SENDING_MPS ?? "100",
+    TWILIO_ACCOUNT_SID: TWILIO.accountSid,
+    TWILIO_AUTH_TOKEN: TWILIO.authToken,
+    TWILIO_FROM: TWILIO.from,
+    TWILIO_API_BASE: standIn.url,
+    SEND_TEST_QUIET_HOURS_OFFSET_MINUTES: String(minutesToSendingHours()),
+  },
+});
+const base = `http://127.0.0.1:${port}`;
+let exited = false;
+server.once("exit", () => (exited = true));
+for (let i = 0; ; i++) {
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  if (exited || i > 120) throw new Error(`the server on port ${port} did not start (is the port taken?)`);
+  if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
+}
+const setStatus = (status: string) => pgHandle.db.execute(sql`UPDATE campaigns SET status = ${status}`);
+const measure = () => ({ about: wrk(`${base}/about`), optin: wrk(base, "scripts/bench/optin.lua") });
+await setStatus("paused");
+wrk(`${base}/about`);
+const idle = measure();
+await setStatus("sending");
+const sentBefore = standIn.sent.length;
+const busyStarted = Date.now();
+const busy = measure();
+const sendRate = (standIn.sent.length - sentBefore) / ((Date.now() - busyStarted) / 1000);
+const change = (a: number, b: number) => `${(((b - a) / a) * 100).toFixed(1)}%`;
+console.log(
+  `\n## Public pages while an alert sends\n\nOne server process on PostgreSQL, SMS_MPS=${process.env.SENDING_MPS ?? "100"} (measured ${sendRate.toFixed(1)} texts/s during the busy runs), wrk -t2 -c20 -d${THROUGHPUT_DURATION}, idle first (alert paused) then sending:\n\n| workload | idle req/s | sending req/s | change | idle p99 | sending p99 |\n|---|---|---|---|---|---|\n` +
+    `| GET /about (prerendered) | ${idle.about.rps.toFixed(0)} | ${busy.about.rps.toFixed(0)} | ${change(idle.about.rps, busy.about.rps)} | ${idle.about.p99} | ${busy.about.p99} |\n` +
+    `| POST /api/phone-optin | ${idle.optin.rps.toFixed(0)} | ${busy.optin.rps.toFixed(0)} | ${change(idle.optin.rps, busy.optin.rps)} | ${idle.optin.p99} | ${busy.optin.p99} |`,
+);
+server.kill("SIGTERM");
+await new Promise((resolve) => server.once("exit", resolve));
+await standIn.close();
+await pgHandle.close();
+await postgres.drop();

@@ -1,0 +1,127 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { randomInt } from "node:crypto";
+import { E2E_ADMIN, E2E_BASE_URL, E2E_TWILIO } from "../support/e2e-env";
+import { expect, gotoHydrated, randomIp, randomMobile, test } from "../support/fixtures";
+import type { SentMessage } from "../support/twilio-stand-in";
+
+test.describe.configure({ mode: "default" });
+
+async function signIn(page: Page, returnTo: string) {
+  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
+}
+
+/** The alert texts (not the welcome) the Twilio stand-in received for a number. */
+async function textsTo(e164: string) {
+  const all = (await (await fetch(`${E2E_TWILIO.url}/__messages`)).json()) as SentMessage[];
+  return all.filter((message) => message.to === e164 && message.body.includes("gold closed"));
+}
+
+const e164 = (phone: string) => `+1${phone.replace(/\D/g, "")}`;
+
+async function axe(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+  expect(results.violations.map((v) => `${label} ${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+}
+
+test("an admin composes an alert, sees the reach, sends a test, confirms the count and follows the results", async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const cohort = `alert${randomInt(1e9)}`;
+  const phones = [randomMobile(), randomMobile(), randomMobile()];
+  for (const [i, phone] of phones.entries()) {
+    const answer = await request.post("/api/phone-optin", {
+      data: { firstName: "Paul", lastName: `Revere${i}`, phone, clickId: `${cohort}-${i}`, smsConsent: true, termsConsent: true },
+      headers: { "X-Forwarded-For": randomIp() },
+    });
+    expect(answer.ok()).toBe(true);
+  }
+
+  await signIn(page, "/admin/alerts");
+  // Again without ?notice=signedIn: axe would catch the notice mid-fade.
+  await gotoHydrated(page, "/admin/alerts");
+  await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Alerts" })).toHaveAttribute("aria-current", "page");
+  await axe(page, "/admin/alerts");
+  await page.getByRole("link", { name: "New alert" }).click();
+  await expect(page.getByRole("heading", { name: "New market alert" })).toBeVisible();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+
+  // The counter counts the short link, not the long URL.
+  const link = `https://markets.example.com/gold/${"record-high-".repeat(6)}today`;
+  const message = `Patriot Investor: gold closed at a record. ${link} Reply STOP to opt out`;
+  await page.getByLabel("Name (staff only)").fill(`Gold record ${cohort}`);
+  await page.getByLabel("Message").fill(message);
+  const sentLength = message.length - link.length + `${E2E_BASE_URL}/l/xxxxxxx`.length;
+  await expect(page.getByTestId("char-count")).toHaveText(String(sentLength));
+  await expect(page.getByTestId("segment-count")).toHaveText("1");
+  await expect(page.getByTestId("sms-warnings")).toContainText("short links");
+  await page.getByLabel("Message").fill("Gold closed at a record.");
+  await expect(page.getByTestId("sms-warnings")).toContainText("Reply STOP");
+  await expect(page.getByTestId("sms-warnings")).toContainText("Patriot Investor");
+  await page.getByLabel("Message").fill(message);
+
+  // The reach follows the filters.
+  await page.getByLabel("Click id (sub2)").fill(cohort);
+  await page.getByLabel("Click id match").selectOption("prefix");
+  await expect(page.getByTestId("reach-count")).toHaveText("3");
+  await page.getByLabel("Click id (sub2)").fill(`${cohort}-1`);
+  await expect(page.getByTestId("reach-count")).toHaveText("1");
+  await page.getByLabel("Click id (sub2)").fill(cohort);
+  await expect(page.getByTestId("reach-count")).toHaveText("3");
+  await expect(page.getByTestId("cost")).toHaveText("$0.02");
+  await axe(page, "/admin/alerts/new");
+
+  await page.getByRole("button", { name: "Create draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/alerts\/[0-9a-f-]{36}\?saved=1$/);
+  const campaignUrl = page.url().replace(/\?.*$/, "");
+  await expect(page.getByRole("heading", { name: `Alert: Gold record ${cohort}` })).toBeVisible();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+
+  // A test text to a staff phone, with a real short link.
+  const staff = randomMobile();
+  await page.getByLabel("Staff phone").fill(staff);
+  await page.getByRole("button", { name: "Send test" }).click();
+  await expect.poll(async () => (await textsTo(e164(staff))).length).toBe(1);
+  const [testText] = await textsTo(e164(staff));
+  expect(testText!.body).toMatch(new RegExp(`^Patriot Investor: gold closed at a record\\. ${E2E_BASE_URL}/l/[A-Za-z0-9]{7} Reply STOP to opt out$`));
+
+  // More than ALERT_CONFIRM_ABOVE (2 here) recipients: the count must be typed.
+  await page.getByLabel(/Type the number of recipients \(3\)/).fill("30");
+  await page.getByRole("button", { name: "Send now" }).click();
+  await expect(page.getByText("Type the number of recipients (3) to confirm.").first()).toBeVisible();
+  await page.getByLabel(/Type the number of recipients \(3\)/).fill("3");
+  await page.getByRole("button", { name: "Send now" }).click();
+  await expect(page.getByTestId("campaign-status")).toHaveText(/Sending|Completed/);
+
+  // Results update by themselves while it sends.
+  await expect(page.getByTestId("stat-sent")).toHaveText("3", { timeout: 20_000 });
+  await expect(page.getByTestId("stat-planned")).toHaveText("3");
+  for (const phone of phones) expect(await textsTo(e164(phone))).toHaveLength(1);
+  const code = /\/l\/([A-Za-z0-9]{7})/.exec((await textsTo(e164(phones[0]!)))[0]!.body)![1]!;
+  expect(code).toBe(/\/l\/([A-Za-z0-9]{7})/.exec(testText!.body)![1]);
+
+  // The link: a 302 to the stored URL; a preview fetcher is not a click; an unknown code is a 404.
+  const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+  const click = await request.get(`/l/${code}`, { maxRedirects: 0, headers: { "User-Agent": iphone } });
+  expect(click.status()).toBe(302);
+  expect(click.headers().location).toBe(link);
+  const preview = await request.get(`/l/${code}`, { maxRedirects: 0, headers: { "User-Agent": "facebookexternalhit/1.1 Facebot Twitterbot/1.0" } });
+  expect(preview.status()).toBe(302);
+  expect((await request.get("/l/Zz9Zz9Zz", { maxRedirects: 0 })).status()).toBe(404);
+  await page.goto(campaignUrl);
+  await expect(page.getByTestId("stat-clicks")).toHaveText("1");
+  await expect(page.getByTestId("stat-clickers")).toHaveText("1");
+  await expect(page.getByTestId("campaign-status")).toHaveText("Completed");
+  await axe(page, "results");
+
+  const csv = await page.request.get(`${campaignUrl}/recipients.csv`);
+  expect(csv.headers()["content-type"]).toContain("text/csv");
+  const lines = (await csv.text()).trim().split("\r\n");
+  expect(lines[0]).toBe("phone,state,reason,error,attempts,provider_status,sent_at");
+  // Formula-safe: a leading "+" is quoted the way the subscribers export does it.
+  expect(lines.slice(1).map((line) => line.split(",")[0]).sort()).toEqual(phones.map((phone) => `'${e164(phone)}`).sort());
+  expect(lines.slice(1).every((line) => line.split(",")[1] === "sent")).toBe(true);
+});
