@@ -439,6 +439,7 @@ export const campaignRecipients = pgTable(
     index("campaign_recipients_due_idx").on(table.state, table.nextAttemptAt),
     index("campaign_recipients_subscriber_sent_idx").on(table.subscriberId, table.sentAt),
     index("campaign_recipients_provider_idx").on(table.providerId),
+    index("campaign_recipients_updated_at_idx").on(table.updatedAt),
   ],
 );
 

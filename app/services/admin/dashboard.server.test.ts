@@ -28,7 +28,7 @@ describe.each(DB_KINDS)("loadDashboard on %s", (kind) => {
       { subscriberId: b, channel: "sms", action: "start", occurredAt: at("2026-11-01T12:00:00Z") }, // 19 days ago
       { subscriberId: b, channel: "sms", action: "help", occurredAt: at("2026-11-20T07:00:00Z") }, // not a sign-up
       { subscriberId: c, channel: "email", action: "email_subscribe", occurredAt: at("2026-10-01T12:00:00Z") }, // 50 days ago
-      { subscriberId: c, channel: "email", action: "opt_out", occurredAt: at("2026-11-20T14:00:00Z") }, // today
+      { subscriberId: c, channel: "email", action: "email_unsubscribe", occurredAt: at("2026-11-20T14:00:00Z") }, // today
       { subscriberId: a, channel: "sms", action: "opt_in", occurredAt: at("2026-11-20T16:00:00Z") }, // after "now"
     ]);
     await db.insert(smsMessages).values([

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "~/db/client.server";
 import { campaignRecipients, shortLinks, subscribers } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
+import { latestCampaignSummaries } from "../admin/dashboard.server";
 import { drainCampaigns, type EngineOptions } from "../sending/engine.server";
 import { createEmailChannel, type EmailEventLookup } from "./email-channel.server";
 import { saveIssueDraft } from "./issues.server";
@@ -103,6 +104,10 @@ describe.each(DB_KINDS)("sending a newsletter issue on %s", (kind) => {
     expect(results.skippedReasons).toEqual([expect.objectContaining({ reason: "unsubscribed", count: 1 })]);
     await unsubscribeByToken(db, token, "one-click", EVIDENCE);
     expect((await newsletterResults(db, row!.campaignId)).unsubscribed).toBe(1);
+    // The staff home shows the latest newsletter with its figures, linked to the issue.
+    expect(await latestCampaignSummaries(db)).toEqual([
+      expect.objectContaining({ kind: "email", name: "Weekly Brief", recipients: 12, sent: 11, failed: 0, href: `/admin/newsletter/${id}` }),
+    ]);
   });
 
   it("retries a temporary refusal, marks an unknown mailbox bounced, and settles an interrupted copy by asking the provider", async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "campaign_recipients_updated_at_idx" ON "campaign_recipients" USING btree ("updated_at");
