@@ -177,3 +177,29 @@ test("staff write an issue, preview it, send a test with both parts and the unsu
   expect(copy.headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
   expect(copy.links.some((url) => /\/l\/[A-Za-z0-9]{7,}/.test(url))).toBe(true);
 });
+
+test("a signed Mailgun bounce suppresses the address; an unsigned or forged one changes nothing", async ({ request }) => {
+  const { createHmac, randomBytes } = await import("node:crypto");
+  const email = uniqueEmail("bounce");
+  await request.post("/home", { form: { intent: "newsletter", firstName: "John", lastName: "Hancock", email, phone: randomMobile(), termsConsent: "on" } });
+  await expect.poll(async () => (await mailsTo(request, email)).length, { timeout: 15_000 }).toBe(1);
+  const confirm = (await mailsTo(request, email))[0]!.links.find((url) => url.includes("/newsletter/confirm?token="))!;
+  const token = new URL(confirm).searchParams.get("token")!;
+  const confirmed = await request.post(`/newsletter/confirm?token=${encodeURIComponent(token)}`, { form: { token } });
+  const preferences = /href="(\/newsletter\/preferences\?token=[^"]+)"/.exec(await confirmed.text())![1]!;
+
+  const event = (id: string) => ({ id, event: "failed", severity: "permanent", recipient: email });
+  const signed = (key: string, id: string) => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const nonce = randomBytes(25).toString("hex");
+    return { signature: { timestamp, token: nonce, signature: createHmac("sha256", key).update(timestamp + nonce).digest("hex") }, "event-data": event(id) };
+  };
+  expect((await request.post("/api/email/events/mailgun", { data: { "event-data": event("e1") } })).status()).toBe(400);
+  expect((await request.post("/api/email/events/mailgun", { data: signed("not-the-signing-key-000000", "e2") })).status()).toBe(403);
+  expect(await (await request.get(preferences)).text()).toContain("You are subscribed to our newsletter.");
+
+  const accepted = await request.post("/api/email/events/mailgun", { data: signed("e2e-mailgun-signing-key-0123456789", "e3") });
+  expect(accepted.status()).toBe(200);
+  expect(await accepted.json()).toEqual({ applied: true, status: "bounced" });
+  expect(await (await request.get(preferences)).text()).toContain("Mail to this address bounced, so we no longer send to it.");
+});
