@@ -9,6 +9,9 @@ import { stopSubscription, type AccountIdentity } from "~/services/account.serve
 import { callAuthEndpoint, cookieHeaders, type AuthCall } from "./call-auth.server";
 import type { SessionUser } from "./instance.server";
 import { PASSWORD_MAX } from "./passwords.server";
+import { passwordChangedText } from "./emails";
+import { getEnv } from "~/http/env.server";
+import { enqueueEmail } from "~/services/email.server";
 
 export const ACCOUNT_INTENTS = [
   "change-email",
@@ -77,8 +80,11 @@ export async function accountAction(request: Request, user: SessionUser, form: R
         newPassword: next.data,
         revokeOtherSessions: true,
       });
+      if (!call.ok) return authFailure(intent, call, "We could not change your password.");
+      const env = getEnv();
+      await enqueueEmail(await getDb(), { to: user.email, kind: "notice", ...passwordChangedText(env.SITE_NAME, `${env.SITE_URL}/auth/forgot`) });
       // Revoking the other sessions gives this one a new token: pass its cookie on.
-      return call.ok ? ok(intent, NOTICES.passwordChanged, {}, { headers: cookieHeaders(call) }) : authFailure(intent, call, "We could not change your password.");
+      return ok(intent, NOTICES.passwordChanged, {}, { headers: cookieHeaders(call) });
     }
     case "sign-out-everywhere": {
       const revoked = await callAuthEndpoint(request, "/revoke-sessions");

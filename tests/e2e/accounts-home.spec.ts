@@ -224,6 +224,8 @@ test.describe("a reader's account page", () => {
     await page.getByLabel("New password").fill("Granite-Ridge-Lantern-88");
     await page.getByRole("button", { name: "Change Password" }).click();
     await expect(toast(page).filter({ hasText: "Password Changed" }).first()).toBeVisible();
+    // The owner is told by e-mail.
+    await expect.poll(async () => (await mailsTo(request, email)).map((mail) => mail.subject), { timeout: 15_000 }).toContain("Your Patriot Investor password was changed");
 
     await other.page.goto("/account");
     await expect(other.page).toHaveURL(/\/auth\?redirectTo=%2Faccount/);
