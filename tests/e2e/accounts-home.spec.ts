@@ -206,6 +206,10 @@ test.describe("a reader's account page", () => {
     const next = uniqueEmail("new-address");
     await gotoHydrated(page, "/account");
     await page.getByLabel("New e-mail address").fill(next);
+    await page.getByLabel("Your password").fill("not-my-password");
+    await page.getByRole("button", { name: "Change E-mail" }).click();
+    await expect(toast(page).filter({ hasText: "That password is not right." }).first()).toBeVisible();
+    await page.getByLabel("Your password").fill(PASSWORD);
     await page.getByRole("button", { name: "Change E-mail" }).click();
     await expect(toast(page).filter({ hasText: "Check Your New Address" }).first()).toBeVisible();
     await expect.poll(async () => (await mailsTo(request, next)).length, { timeout: 15_000 }).toBe(1);
