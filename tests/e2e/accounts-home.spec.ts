@@ -309,6 +309,15 @@ test.describe("a reader's account page", () => {
     await expect(toast(page).filter({ hasText: "Invalid email or password." }).first()).toBeVisible();
   });
 
+  test("deletes the account without the password right after signing in", async ({ page, request }) => {
+    const email = await newReader(page, request, "fresh-leaver");
+    await gotoHydrated(page, "/account");
+    await page.getByRole("button", { name: "Delete My Account" }).click();
+    await expect(page).toHaveURL(/:\d+\/(\?notice=accountDeleted)?$/);
+    await signIn(page, email, PASSWORD);
+    await expect(toast(page).filter({ hasText: "Invalid email or password." }).first()).toBeVisible();
+  });
+
   test("sends anonymous visitors to sign in, with the way back", async ({ page }) => {
     await page.goto("/account");
     await expect(page).toHaveURL(/\/auth\?redirectTo=%2Faccount/);
