@@ -6,9 +6,15 @@ import { EMAIL_MAX } from "~/lib/forms";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { checkUsMobile } from "~/lib/phone";
 import { stopSubscription, type AccountIdentity } from "~/services/account.server";
+import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
+import { isAPIError } from "better-auth/api";
+import { getAuth } from "./instance.server";
 import { callAuthEndpoint, cookieHeaders, type AuthCall } from "./call-auth.server";
 import type { SessionUser } from "./instance.server";
 import { PASSWORD_MAX } from "./passwords.server";
+import { passwordChangedText } from "./emails";
+import { getEnv } from "~/http/env.server";
+import { enqueueEmail } from "~/services/email.server";
 
 export const ACCOUNT_INTENTS = [
   "change-email",
@@ -64,6 +70,20 @@ export async function accountAction(request: Request, user: SessionUser, form: R
       const parsed = NewEmailSchema.safeParse(form.newEmail ?? "");
       if (!parsed.success) return fail(intent, "Please enter a valid e-mail address.");
       if (parsed.data === user.email.toLowerCase()) return fail(intent, "That is already your e-mail address.");
+      // Whoever holds an open session must not move the account to their own address: the password first.
+      const password = PasswordSchema.safeParse(form.currentPassword ?? "");
+      if (!password.success) return fail(intent, "Enter your current password to change the e-mail address.");
+      const limit = await hitRateLimit(await getDb(), RATE_LIMITS.accountPasswordPerUser, user.id);
+      if (!limit.allowed) return fail(intent, "Too many attempts. Please wait a few minutes and try again.", 429);
+      const auth = await getAuth();
+      const checked = await auth.api.verifyPassword({ body: { password: password.data }, headers: request.headers }).then(
+        () => true,
+        (error: unknown) => {
+          if (isAPIError(error)) return false;
+          throw error;
+        },
+      );
+      if (!checked) return fail(intent, "That password is not right.", 401);
       const call = await callAuthEndpoint(request, "/change-email", { newEmail: parsed.data, callbackURL: "/account?notice=emailChanged" });
       // The same answer whether or not the address belongs to someone else (no account discovery).
       return call.ok ? ok(intent, NOTICES.emailChangeSent) : authFailure(intent, call, "We could not change your e-mail address.");
@@ -77,8 +97,11 @@ export async function accountAction(request: Request, user: SessionUser, form: R
         newPassword: next.data,
         revokeOtherSessions: true,
       });
+      if (!call.ok) return authFailure(intent, call, "We could not change your password.");
+      const env = getEnv();
+      await enqueueEmail(await getDb(), { to: user.email, kind: "notice", ...passwordChangedText(env.SITE_NAME, `${env.SITE_URL}/auth/forgot`) });
       // Revoking the other sessions gives this one a new token: pass its cookie on.
-      return call.ok ? ok(intent, NOTICES.passwordChanged, {}, { headers: cookieHeaders(call) }) : authFailure(intent, call, "We could not change your password.");
+      return ok(intent, NOTICES.passwordChanged, {}, { headers: cookieHeaders(call) });
     }
     case "sign-out-everywhere": {
       const revoked = await callAuthEndpoint(request, "/revoke-sessions");

@@ -12,3 +12,11 @@ export function resetPasswordText(siteName: string, url: string) {
     text: `Someone (we hope you) asked to reset the password of your ${siteName} account.\n\nChoose a new password here:\n\n${url}\n\nThe link is valid for one hour and works once. If you did not ask for this, ignore this e-mail: your password stays as it is.\n`,
   };
 }
+
+/** Sent to the account's address after its password changed (ASVS 2.2.3: tell the owner). */
+export function passwordChangedText(siteName: string, accountUrl: string) {
+  return {
+    subject: `Your ${siteName} password was changed`,
+    text: `The password of your ${siteName} account was just changed, and every other device was signed out.\n\nIf this was you, there is nothing to do. If it was not, reset your password at once:\n\n${accountUrl}\n`,
+  };
+}

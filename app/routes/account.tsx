@@ -121,6 +121,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <Form method="post" className="space-y-3">
           {hidden("change-email")}
           <Field label="New e-mail address" name="newEmail" type="email" autoComplete="email" maxLength={254} required />
+          <Field label="Your password" name="currentPassword" type="password" autoComplete="current-password" maxLength={128} required />
           <p className="text-sm text-muted-foreground">We send a link to the new address; the change takes effect when you open it.</p>
           <Button type="submit" variant="navy" disabled={busy}>
             Change E-mail

@@ -32,4 +32,6 @@ export const RATE_LIMITS = {
   optInPerIp: { name: "opt-in-ip", limit: 300, windowSeconds: 600 },
   newsletterPerIp: { name: "newsletter-ip", limit: 10, windowSeconds: 600 },
   contactPerIp: { name: "contact-ip", limit: 5, windowSeconds: 600 },
+  /** Password checks on the account page (before an e-mail change), per account. */
+  accountPasswordPerUser: { name: "account-password", limit: 5, windowSeconds: 600 },
 } satisfies Record<string, RateLimitRule>;

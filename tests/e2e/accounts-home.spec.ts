@@ -206,6 +206,10 @@ test.describe("a reader's account page", () => {
     const next = uniqueEmail("new-address");
     await gotoHydrated(page, "/account");
     await page.getByLabel("New e-mail address").fill(next);
+    await page.getByLabel("Your password").fill("not-my-password");
+    await page.getByRole("button", { name: "Change E-mail" }).click();
+    await expect(toast(page).filter({ hasText: "That password is not right." }).first()).toBeVisible();
+    await page.getByLabel("Your password").fill(PASSWORD);
     await page.getByRole("button", { name: "Change E-mail" }).click();
     await expect(toast(page).filter({ hasText: "Check Your New Address" }).first()).toBeVisible();
     await expect.poll(async () => (await mailsTo(request, next)).length, { timeout: 15_000 }).toBe(1);
@@ -224,6 +228,8 @@ test.describe("a reader's account page", () => {
     await page.getByLabel("New password").fill("Granite-Ridge-Lantern-88");
     await page.getByRole("button", { name: "Change Password" }).click();
     await expect(toast(page).filter({ hasText: "Password Changed" }).first()).toBeVisible();
+    // The owner is told by e-mail.
+    await expect.poll(async () => (await mailsTo(request, email)).map((mail) => mail.subject), { timeout: 15_000 }).toContain("Your Patriot Investor password was changed");
 
     await other.page.goto("/account");
     await expect(other.page).toHaveURL(/\/auth\?redirectTo=%2Faccount/);
@@ -299,6 +305,15 @@ test.describe("a reader's account page", () => {
     await page.getByRole("button", { name: "Delete My Account" }).click();
     await expect(page).toHaveURL(/:\d+\/(\?notice=accountDeleted)?$/);
     await expect(toast(page).filter({ hasText: "Account Deleted" }).first()).toBeVisible();
+    await signIn(page, email, PASSWORD);
+    await expect(toast(page).filter({ hasText: "Invalid email or password." }).first()).toBeVisible();
+  });
+
+  test("deletes the account without the password right after signing in", async ({ page, request }) => {
+    const email = await newReader(page, request, "fresh-leaver");
+    await gotoHydrated(page, "/account");
+    await page.getByRole("button", { name: "Delete My Account" }).click();
+    await expect(page).toHaveURL(/:\d+\/(\?notice=accountDeleted)?$/);
     await signIn(page, email, PASSWORD);
     await expect(toast(page).filter({ hasText: "Invalid email or password." }).first()).toBeVisible();
   });
