@@ -77,7 +77,17 @@ const STATUS_TEXT: Record<string, string> = {
   opted_out: "Stopped",
   unsubscribed: "Stopped",
   refused_dnc: "Not active (Do-Not-Call list)",
+  expired: "Never confirmed",
+  declined: "Declined",
+  bounced: "Stopped (our mail to this address bounced)",
+  complained: "Stopped (our mail was reported as spam)",
 };
+
+/** Pending means a different thing per channel: a link in the inbox, or a "Y" to reply by text. */
+function statusText(channel: string, status: string) {
+  if (status === "pending") return channel === "email" ? "Waiting for confirmation (check your inbox)" : "Waiting for your reply Y";
+  return STATUS_TEXT[status] ?? status;
+}
 
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (
@@ -178,7 +188,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               <li key={entry.id} className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-border px-4 py-3">
                 <p>
                   <strong>{entry.channel === "sms" ? "SMS market alerts" : "Newsletter"}</strong> to {entry.address}:{" "}
-                  <span data-testid={`subscription-${entry.channel}-status`}>{STATUS_TEXT[entry.status] ?? entry.status}</span>
+                  <span data-testid={`subscription-${entry.channel}-status`}>{statusText(entry.channel, entry.status)}</span>
                 </p>
                 {entry.status === "active" ? (
                   <Form method="post">

@@ -262,6 +262,14 @@ test.describe("a reader's account page", () => {
     await expect(toast(page).filter({ hasText: "Successfully Subscribed!" }).first()).toBeVisible();
 
     await gotoHydrated(page, "/account");
+    // The newsletter is confirmed from its own e-mail (confirmed opt-in) before it is active.
+    await expect(page.getByTestId("subscription-email-status")).toHaveText("Waiting for confirmation (check your inbox)");
+    await expect.poll(async () => (await mailsTo(request, email)).some((mail) => mail.links.some((url) => url.includes("/newsletter/confirm?token="))), { timeout: 15_000 }).toBe(true);
+    const confirmLink = (await mailsTo(request, email)).flatMap((mail) => mail.links).find((url) => url.includes("/newsletter/confirm?token="))!;
+    await page.goto(confirmLink);
+    await page.getByRole("button", { name: "Confirm my subscription" }).click();
+    await expect(page.getByText("Subscription Confirmed")).toBeVisible();
+    await gotoHydrated(page, "/account");
     await expect(page.getByTestId("subscription-email-status")).toHaveText("Active");
     await expect(page.getByTestId("subscription-sms-status")).toHaveCount(0);
 

@@ -138,6 +138,8 @@ test("sign-out revokes the session on the server", async ({ page, browser }) => 
 });
 
 test("an admin turns on two-factor sign-in and then needs a code to sign in", async ({ page, request }) => {
+  // Sign-up, verification, promotion, setup with a QR decode and axe, then a second sign-in.
+  test.setTimeout(60_000);
   const email = `twofa-${Date.now()}@example.com`;
   const password = "Two-Factor-Pass-9";
   await gotoHydrated(page, "/auth?tab=signup");

@@ -37,8 +37,10 @@ test.describe("the newsletter section", () => {
     await gotoHydrated(page, "/home");
     await fillNewsletter(page, { email: uniqueEmail(), sms: true, terms: true });
     await newsletter(page).getByRole("button", { name: "Subscribe" }).click();
-    await expect(toast(page)).toContainText("Successfully Subscribed!");
-    await expect(toast(page)).toContainText("Welcome to Patriot Investor! You'll receive updates soon.");
+    const success = toast(page).filter({ hasText: "Successfully Subscribed!" });
+    await expect(success).toContainText("Welcome to Patriot Investor! You'll receive updates soon.");
+    // Confirmed opt-in: a second notice asks the person to open the link we mailed.
+    await expect(toast(page).filter({ hasText: "Check Your Inbox" })).toHaveCount(1);
     const form = newsletter(page);
     for (const label of ["First Name", "Last Name", "Email", "Phone"]) await expect(form.getByLabel(label, { exact: true })).toHaveValue("");
     await expect(form.getByLabel(/recurring automated marketing text messages/)).not.toBeChecked();
@@ -49,7 +51,7 @@ test.describe("the newsletter section", () => {
     await gotoHydrated(page, "/");
     await fillNewsletter(page, { email: uniqueEmail(), terms: true });
     await newsletter(page).getByRole("button", { name: "Subscribe" }).click();
-    await expect(toast(page)).toContainText("Successfully Subscribed!");
+    await expect(toast(page).filter({ hasText: "Successfully Subscribed!" })).toHaveCount(1);
   });
 
   test("a Do-Not-Call number keeps the e-mail sign-up and says why no texts will come", async ({ page }) => {
@@ -78,7 +80,8 @@ test.describe("the newsletter section", () => {
       await page.goto("/home");
       await fillNewsletter(page, { email: uniqueEmail(), terms: true });
       await newsletter(page).getByRole("button", { name: "Subscribe" }).click();
-      await expect(page.getByRole("status")).toContainText("Successfully Subscribed!");
+      await expect(page.getByRole("status").filter({ hasText: "Successfully Subscribed!" })).toContainText("Successfully Subscribed!");
+      await expect(page.getByRole("status").filter({ hasText: "Check Your Inbox" })).toHaveCount(1);
       // The answer is a whole page: it opens at the form with its notice in view, not at the top.
       await expect(page).toHaveURL(/\/home#newsletter$/);
       await expect(page.getByRole("status")).toBeInViewport();

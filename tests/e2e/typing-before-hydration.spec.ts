@@ -63,11 +63,13 @@ test("the opt-in page keeps what was typed before hydration and counts it as fil
   await typeOver(page, page.getByLabel("First Name"), "Deborah");
   await typeOver(page, page.getByLabel("Last Name"), "Sampson");
   await typeOver(page, page.getByLabel("Mobile Phone"), phone);
+  await page.getByLabel(/recurring automated marketing text messages/).check();
   await page.getByLabel(/I agree to the/).check();
   await hydrate();
   await expect(page.getByLabel("First Name")).toHaveValue("Deborah");
   await expect(page.getByLabel("Last Name")).toHaveValue("Sampson");
   await expect(page.getByLabel("Mobile Phone")).toHaveValue(phone);
+  await expect(page.getByLabel(/recurring automated marketing text messages/)).toBeChecked();
   await expect(page.getByLabel(/I agree to the/)).toBeChecked();
   await expect(page.getByRole("button", { name: "JOIN FREE ALERTS" })).toBeEnabled();
 });
