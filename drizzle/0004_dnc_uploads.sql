@@ -15,6 +15,7 @@ CREATE TABLE "dnc_uploads" (
 	"changed" integer DEFAULT 0 NOT NULL,
 	"bad_lines" integer DEFAULT 0 NOT NULL,
 	"bad_line_samples" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"sha256" text,
 	"error" text,
 	"actor" text NOT NULL,
 	"started_at" timestamp with time zone DEFAULT now() NOT NULL,
