@@ -152,6 +152,8 @@ class SessionQueue {
     try {
       await this.execute(SYNC, () => {});
       if (this.client.isInTransaction()) await this.execute(simpleQuery("ROLLBACK"), () => {});
+    } catch {
+      // The database is closing (server shutdown): nothing left to undo or to hand back to.
     } finally {
       this.giveBack();
       void this.drain();
