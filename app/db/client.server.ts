@@ -153,7 +153,15 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     await seedDatabase(db, options.siteName ?? "Patriot Investor");
-    const socket = options.share && !inMemory ? await shareOverSocket(client, dataDir, options.share.warn) : null;
+    const share = options.share;
+    // The site runs without the socket rather than not at all; the commands then say to stop it.
+    const socket =
+      share && !inMemory
+        ? await shareOverSocket(client, dataDir, share.warn).catch((error: Error) => {
+            share.warn(`Commands cannot run beside this server: the database socket could not be opened (${error.message}).`);
+            return null;
+          })
+        : null;
     let closed = false;
     return {
       kind: "pglite",

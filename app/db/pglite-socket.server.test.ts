@@ -111,3 +111,19 @@ describe("the embedded database shared over its private socket", () => {
     }
   }, 60_000);
 });
+
+describe("a data folder whose socket path would be too long", () => {
+  it("runs the site without the socket and says why", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), "pglite-socket-long-"));
+    const dir = path.join(base, "a-folder-name-long-enough-to-pass-the-unix-socket-path-limit-of-about-100-bytes", "pglite");
+    const warnings: string[] = [];
+    const server = await openDatabase({ dataDir: dir, share: { warn: (message) => warnings.push(message) } });
+    try {
+      expect(warnings.join("\n")).toMatch(/too long for a Unix socket/);
+      await server.ping();
+      await expect(openDatabase({ dataDir: dir, viaRunningServer: true })).rejects.toThrow(DatabaseLockedError);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});

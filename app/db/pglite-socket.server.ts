@@ -152,6 +152,8 @@ class SessionQueue {
     try {
       await this.execute(SYNC, () => {});
       if (this.client.isInTransaction()) await this.execute(simpleQuery("ROLLBACK"), () => {});
+    } catch {
+      // The database is closing (server shutdown): nothing left to undo or to hand back to.
     } finally {
       this.giveBack();
       void this.drain();
@@ -173,11 +175,11 @@ export async function shareOverSocket(client: PGlite, dataDir: string, warn: (me
     return null;
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
-  if (statSync(dir).uid !== process.getuid?.() && process.getuid) {
+  if (process.getuid && statSync(dir).uid !== process.getuid()) {
     warn(`${dir} belongs to another user; commands cannot run beside this server.`);
     return null;
   }
+  chmodSync(dir, 0o700);
   // We hold the data folder's lock, so a socket file left here is a crashed server's.
   if (existsSync(file)) rmSync(file, { force: true });
 

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { data, redirect } from "react-router";
-import type { Db } from "~/db/client.server";
+import type { Db, DbKind } from "~/db/client.server";
 import type { Notice } from "~/lib/notices";
 import { createDncUpload, DNC_UPLOAD_MAX_BYTES, runDncUpload } from "~/services/dnc-upload.server";
 import { getEnv } from "./env.server";
@@ -24,7 +24,8 @@ export function validDataDate(value: string | undefined, now = new Date()) {
  * POST /admin/dnc with a file: streams it to disk, records the upload, starts the import in the
  * background and sends the browser to the page that shows its progress.
  */
-export async function handleDncUpload(request: Request, db: Db, actor: string) {
+export async function handleDncUpload(request: Request, database: { db: Db; kind: DbKind }, actor: string) {
+  const { db } = database;
   const env = getEnv();
   const dir = path.join(env.DATA_DIR === "memory" ? os.tmpdir() : path.resolve(env.DATA_DIR), "uploads");
   let received;
@@ -48,7 +49,7 @@ export async function handleDncUpload(request: Request, db: Db, actor: string) {
   }
   const id = await createDncUpload(db, { fileName: file!.name, mode: fields.mode as "add" | "remove", dataDate: fields.dataDate!, bytesTotal: file!.bytes, actor });
   logger.info({ uploadId: id, file: file!.name, bytes: file!.bytes, mode: fields.mode, actor }, "DNC upload received; importing");
-  void runDncUpload(db, id, file!.path, file!.sha256).then(
+  void runDncUpload(db, id, file!.path, file!.sha256, { applyInChunks: database.kind === "pglite" }).then(
     (upload) => logger.info({ uploadId: id, state: upload.state, lines: upload.lines, changed: upload.changed, badLines: upload.badLines, error: upload.error }, "DNC upload finished"),
     (error: unknown) => logger.error({ err: error, uploadId: id }, "DNC upload failed"),
   );

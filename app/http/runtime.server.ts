@@ -1,5 +1,6 @@
 import { openFirstAdminSetup } from "~/auth/first-admin-setup.server";
 import { closeDatabase, getDatabase } from "~/db/database.server";
+import { resumeDncUploads } from "~/services/dnc-upload.server";
 import { startOutboxWorker } from "~/services/outbox-worker.server";
 import { startEmailWorker } from "~/services/email.server";
 import { createLogEmailTransport, createSmtpTransport } from "~/services/email-transport.server";
@@ -67,6 +68,10 @@ export async function startRuntime() {
       conversionPostbacks: Boolean(env.CONVERSION_POSTBACK_URL),
     },
     "runtime started",
+  );
+  void resumeDncUploads(db).then(
+    (resumed) => resumed > 0 && logger.info({ resumed }, "finished applying Do-Not-Call uploads interrupted by a stop"),
+    (error: unknown) => logger.error({ err: error }, "could not finish applying interrupted Do-Not-Call uploads"),
   );
   const setupUrl = await openFirstAdminSetup(db, env.SITE_URL);
   if (setupUrl) logger.warn({ setupUrl }, `No admin account yet. Create the first one at ${setupUrl} (valid once, until the server restarts), or run npm run admin:create.`);

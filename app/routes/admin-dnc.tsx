@@ -6,7 +6,7 @@ import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
-import { getDb } from "~/db/database.server";
+import { getDatabase, getDb } from "~/db/database.server";
 import { readFormOrAnswer } from "~/http/body.server";
 import { handleDncUpload } from "~/http/dnc-upload-request.server";
 import type { Notice } from "~/lib/notices";
@@ -41,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireAdmin(request);
-  if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) return handleDncUpload(request, await getDb(), user.email);
+  if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) return handleDncUpload(request, await getDatabase(), user.email);
   const body = await readFormOrAnswer(request);
   if ("answer" in body) return body.answer;
   const form = body.form;
@@ -69,7 +69,7 @@ function useUploadProgress(upload: Upload | null): Progress | null {
     setProgress(upload);
   }
   const id = upload?.id;
-  const importing = progress?.state === "importing";
+  const importing = progress?.state === "importing" || progress?.state === "applying";
   useEffect(() => {
     if (!id || !importing) return;
     let stopped = false;
@@ -79,7 +79,7 @@ function useUploadProgress(upload: Upload | null): Progress | null {
       const next = (await response.json()) as Progress;
       if (stopped) return;
       setProgress(next);
-      if (next.state !== "importing") void revalidator.revalidate();
+      if (next.state === "done" || next.state === "failed") void revalidator.revalidate();
     }, 500);
     return () => {
       stopped = true;
@@ -97,16 +97,18 @@ function UploadReport({ upload, progress }: { upload: Upload; progress: Progress
       <h2 className="text-lg font-bold text-primary">
         {upload.fileName} (data date {upload.dataDate})
       </h2>
-      {progress.state === "importing" ? (
+      {progress.state === "importing" || progress.state === "applying" ? (
         <div className="mt-4 space-y-2">
           <label htmlFor="dnc-upload-progress" className="block text-sm font-semibold">
-            Importing: {progress.lines.toLocaleString("en-US")} lines read
+            {progress.state === "importing"
+              ? `Importing: ${progress.lines.toLocaleString("en-US")} lines read`
+              : `Applying to the list: ${progress.changed.toLocaleString("en-US")} numbers ${verb} so far`}
           </label>
           <progress id="dnc-upload-progress" max={100} value={percent} className="h-3 w-full">
             {percent}%
           </progress>
           <p className="text-sm text-muted-foreground" aria-live="polite">
-            {percent}% · the list changes only when the whole file has been read. <a href={`/admin/dnc?upload=${upload.id}`} className="underline">Refresh</a>
+            {percent}% · the list changes only once the whole file has been read. <a href={`/admin/dnc?upload=${upload.id}`} className="underline">Refresh</a>
           </p>
         </div>
       ) : progress.state === "done" ? (
@@ -118,7 +120,7 @@ function UploadReport({ upload, progress }: { upload: Upload; progress: Progress
           Not imported: {progress.error ?? "the import failed."} The list was not changed.
         </p>
       )}
-      {progress.state !== "importing" && upload.badLineSamples.length > 0 ? (
+      {(progress.state === "done" || progress.state === "failed") && upload.badLineSamples.length > 0 ? (
         <details className="mt-3 text-sm">
           <summary>Bad lines ({upload.badLines.toLocaleString("en-US")})</summary>
           <ul className="mt-2 font-mono text-xs">

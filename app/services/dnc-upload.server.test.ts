@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, dncImports, dncUploadRows } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../tests/support/test-db";
-import { createDncUpload, getDncUpload, runDncUpload } from "./dnc-upload.server";
+import { createDncUpload, DNC_APPLY_CHUNK, getDncUpload, resumeDncUploads, runDncUpload } from "./dnc-upload.server";
 
 describe.each(DB_KINDS)("Do-Not-Call upload on %s", { timeout: 30_000 }, (kind) => {
   const database = useTestDatabase(kind);
@@ -68,6 +68,36 @@ describe.each(DB_KINDS)("Do-Not-Call upload on %s", { timeout: 30_000 }, (kind) 
     expect(await federal()).toBe(before);
     expect(await database.db.select().from(dncUploadRows)).toEqual([]);
     expect(existsSync(damaged) || existsSync(notDnc)).toBe(false);
+  });
+
+  it("applies chunk by chunk when asked (the embedded database), with the same outcome", async () => {
+    const before = await federal();
+    const file = path.join(dir, "chunked.txt");
+    const count = DNC_APPLY_CHUNK * 2 + 7;
+    writeFileSync(file, Array.from({ length: count }, (_, i) => `213,${3_000_000 + i}`).join("\n"));
+    const upload = await runDncUpload(database.db, await start(file), file, "c", { applyInChunks: true });
+    expect(upload).toMatchObject({ state: "done", lines: count, changed: count, badLines: 0 });
+    expect(await federal()).toBe(before + count);
+    expect(await database.db.select().from(dncUploadRows)).toEqual([]);
+    const [record] = await database.db.select().from(dncImports).where(eq(dncImports.fileName, "chunked.txt"));
+    expect(record).toMatchObject({ sha256: "c", changed: count });
+  });
+
+  it("finishes at start an upload that a stop interrupted while it was being applied", async () => {
+    const before = await federal();
+    const id = await start(path.join(dir, "interrupted.txt"));
+    const staged = DNC_APPLY_CHUNK + 5;
+    await database.db.execute(sql`INSERT INTO dnc_upload_rows (upload_id, phone) SELECT ${id}, (2140000000 + g)::text FROM generate_series(1, ${staged}) g`);
+    // A first chunk was applied (and counted) before the stop.
+    await database.db.execute(sql`INSERT INTO dnc_numbers (phone, source) VALUES ('2149999999', 'federal')`);
+    await database.db.execute(sql`UPDATE dnc_uploads SET state = 'applying', sha256 = 'i', lines = ${staged + 1}, changed = 1, updated_at = now() - interval '1 hour' WHERE id = ${id}`);
+    expect((await getDncUpload(database.db, id))!.state).toBe("applying");
+    expect(await resumeDncUploads(database.db)).toBe(1);
+    expect(await getDncUpload(database.db, id)).toMatchObject({ state: "done", changed: staged + 1 });
+    expect(await federal()).toBe(before + staged + 1);
+    const [record] = await database.db.select().from(dncImports).where(eq(dncImports.fileName, "interrupted.txt"));
+    expect(record).toMatchObject({ sha256: "i", lines: staged + 1, changed: staged + 1 });
+    expect(await resumeDncUploads(database.db)).toBe(0);
   });
 
   it("an upload cut off by a restart shows as failed and its staged rows are cleared", async () => {

@@ -121,16 +121,85 @@ async function stageChunk(db: Db, uploadId: number, numbers: string[]) {
 }
 
 /**
+ * Moves staged numbers into the list (or, for deletions, out of it): all of them, or up to
+ * `limit` in one statement that also counts them on the upload, so a chunk is applied and counted
+ * together or not at all. Returns how many numbers of the list changed.
+ */
+async function applyStaged(db: Db, uploadId: number, mode: "add" | "remove", limit: number | null) {
+  const batch = limit
+    ? sql`DELETE FROM dnc_upload_rows WHERE ctid IN (SELECT ctid FROM dnc_upload_rows WHERE upload_id = ${uploadId} LIMIT ${limit}) RETURNING phone`
+    : sql`SELECT phone FROM dnc_upload_rows WHERE upload_id = ${uploadId}`;
+  const change =
+    mode === "add"
+      ? sql`INSERT INTO dnc_numbers (phone, source) SELECT DISTINCT phone, 'federal' FROM batch ON CONFLICT DO NOTHING RETURNING 1`
+      : sql`DELETE FROM dnc_numbers WHERE source = 'federal' AND phone IN (SELECT phone FROM batch) RETURNING 1`;
+  const result = await db.execute<{ moved: number; changed: number }>(sql`
+    WITH batch AS (${batch}),
+      changed AS (${change}),
+      counted AS (
+        UPDATE dnc_uploads SET changed = changed + (SELECT count(*) FROM changed), updated_at = now()
+        WHERE id = ${uploadId} AND ${limit !== null} RETURNING 1)
+    SELECT (SELECT count(*) FROM batch)::int AS moved, (SELECT count(*) FROM changed)::int AS changed, (SELECT count(*) FROM counted)::int AS counted`);
+  return limit ? Number(result.rows[0]?.moved ?? 0) : Number(result.rows[0]?.changed ?? 0);
+}
+
+/** The import record and audit entry of a finished upload, once (an upload already done is left alone). */
+async function recordDone(db: Db, uploadId: number) {
+  const [upload] = await db
+    .update(dncUploads)
+    .set({ state: "done", updatedAt: sql`now()` })
+    .where(and(eq(dncUploads.id, uploadId), sql`${dncUploads.state} IN ('importing', 'applying')`))
+    .returning();
+  if (!upload) return;
+  const summary = { file: upload.fileName, sha256: upload.sha256, dataDate: upload.dataDate, lines: upload.lines, changed: upload.changed, badLines: upload.badLines };
+  await db.insert(dncImports).values({ fileName: upload.fileName, sha256: upload.sha256 ?? "", mode: upload.mode, dataDate: upload.dataDate, lines: upload.lines, changed: upload.changed, badLines: upload.badLines });
+  await db.insert(auditLog).values({ actor: upload.actor, action: upload.mode === "add" ? "dnc.upload_add" : "dnc.upload_remove", entity: "dnc_numbers", after: JSON.stringify(summary) });
+  await db.delete(dncUploadRows).where(eq(dncUploadRows.uploadId, uploadId));
+}
+
+export const DNC_APPLY_CHUNK = 10_000;
+
+/**
+ * On the embedded database one transaction over a whole file would hold the site's only session
+ * for seconds per million numbers: there the staged numbers are applied chunk by chunk, each chunk
+ * one statement, and an upload interrupted in this phase is finished when the server starts again
+ * (resumeDncUploads), so a file read whole is always applied whole.
+ */
+export async function finishApplying(db: Db, uploadId: number) {
+  const [upload] = await db.select().from(dncUploads).where(eq(dncUploads.id, uploadId));
+  if (!upload || upload.state !== "applying") return;
+  while ((await applyStaged(db, uploadId, upload.mode, DNC_APPLY_CHUNK)) > 0);
+  await db.transaction(async (tx) => recordDone(tx as unknown as Db, uploadId));
+  forgetDncDataDate();
+}
+
+/** At start: finishes the uploads a stop interrupted while they were being applied. */
+export async function resumeDncUploads(db: Db) {
+  const pending = await db.select({ id: dncUploads.id }).from(dncUploads).where(eq(dncUploads.state, "applying"));
+  for (const { id } of pending) await finishApplying(db, id);
+  return pending.length;
+}
+
+/**
  * Reads the uploaded file (plain or .zip) line by line into the staging table, reporting progress
- * on the upload's row, then applies it to the list in one transaction with its import record and
- * audit entry. Any failure marks the upload failed and leaves the list as it was. The file is
+ * on the upload's row, then applies it to the list with its import record and audit entry: in one
+ * transaction, or (`applyInChunks`, the embedded database) chunk by chunk, see finishApplying.
+ * Any failure while reading marks the upload failed and leaves the list as it was. The file is
  * removed in every case.
  */
-export async function runDncUpload(db: Db, uploadId: number, filePath: string, sha256: string): Promise<DncUpload> {
+export async function runDncUpload(
+  db: Db,
+  uploadId: number,
+  filePath: string,
+  sha256: string,
+  options: { applyInChunks?: boolean } = {},
+): Promise<DncUpload> {
   let source: LineSource | undefined;
+  let applying = false;
   try {
     const [upload] = await db.select().from(dncUploads).where(eq(dncUploads.id, uploadId));
     if (!upload) throw new DncUploadError(`Upload ${uploadId} does not exist.`);
+    await db.update(dncUploads).set({ sha256 }).where(eq(dncUploads.id, uploadId));
     source = (await isZip(filePath)) ? await zipSource(filePath) : textSource(filePath, upload.bytesTotal);
     await db.update(dncUploads).set({ bytesTotal: source.bytesTotal }).where(eq(dncUploads.id, uploadId));
 
@@ -161,34 +230,22 @@ export async function runDncUpload(db: Db, uploadId: number, filePath: string, s
     await flush();
     if (lineNumber === badLines && lineNumber > 0) throw new DncUploadError("No line of this file is a phone number: is it a Do-Not-Call registry file?");
 
-    await db.transaction(async (tx) => {
-      const changed =
-        upload.mode === "add"
-          ? await tx.execute<{ n: number }>(sql`
-              WITH inserted AS (
-                INSERT INTO dnc_numbers (phone, source)
-                SELECT DISTINCT phone, 'federal' FROM dnc_upload_rows WHERE upload_id = ${uploadId}
-                ON CONFLICT DO NOTHING RETURNING 1)
-              SELECT count(*)::int AS n FROM inserted`)
-          : await tx.execute<{ n: number }>(sql`
-              WITH deleted AS (
-                DELETE FROM dnc_numbers WHERE source = 'federal'
-                  AND phone IN (SELECT phone FROM dnc_upload_rows WHERE upload_id = ${uploadId}) RETURNING 1)
-              SELECT count(*)::int AS n FROM deleted`);
-      const n = Number(changed.rows[0]?.n ?? 0);
-      await tx.insert(dncImports).values({ fileName: upload.fileName, sha256, mode: upload.mode, dataDate: upload.dataDate, lines: lineNumber, changed: n, badLines });
-      await tx.insert(auditLog).values({
-        actor: upload.actor,
-        action: upload.mode === "add" ? "dnc.upload_add" : "dnc.upload_remove",
-        entity: "dnc_numbers",
-        after: JSON.stringify({ file: upload.fileName, sha256, dataDate: upload.dataDate, lines: lineNumber, changed: n, badLines }),
+    if (options.applyInChunks) {
+      applying = true;
+      await db.update(dncUploads).set({ state: "applying", bytesRead: source.bytesTotal, updatedAt: sql`now()` }).where(eq(dncUploads.id, uploadId));
+      await finishApplying(db, uploadId);
+    } else {
+      await db.transaction(async (tx) => {
+        const changed = await applyStaged(tx as unknown as Db, uploadId, upload.mode, null);
+        await tx.update(dncUploads).set({ changed, bytesRead: source!.bytesTotal }).where(eq(dncUploads.id, uploadId));
+        await recordDone(tx as unknown as Db, uploadId);
       });
-      await tx.delete(dncUploadRows).where(eq(dncUploadRows.uploadId, uploadId));
-      await tx.update(dncUploads).set({ state: "done", changed: n, bytesRead: source!.bytesTotal, updatedAt: sql`now()` }).where(eq(dncUploads.id, uploadId));
-    });
+    }
     forgetDncDataDate();
   } catch (error) {
     source?.close();
+    // Past this point the file was read whole: the rest is applied when the server starts again.
+    if (applying) throw error;
     const message = error instanceof DncUploadError ? error.message : "The import failed; nothing was changed. The server log has the details.";
     await db.update(dncUploads).set({ state: "failed", error: message, updatedAt: sql`now()` }).where(eq(dncUploads.id, uploadId)).catch(() => {});
     await db.delete(dncUploadRows).where(eq(dncUploadRows.uploadId, uploadId)).catch(() => {});

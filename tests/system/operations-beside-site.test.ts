@@ -141,12 +141,16 @@ describe("commands beside a running site on the embedded database", () => {
     expect(Number(after!.n)).toBe(IMPORT_NUMBERS - 10);
   });
 
-  it("db:export and db:migrate work beside the server", async () => {
+  it("db:export, db:import and db:migrate work beside the server", async () => {
     const file = path.join(dir, "export.jsonl.gz");
     const exported = await run("db-export.ts", [file]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout).toMatch(/dnc_numbers\s+99,990/);
     expect(existsSync(file)).toBe(true);
+    // db:import reaches the running site's database too, and refuses it as a target holding data.
+    const imported = await run("db-import.ts", [file, "--data-dir", path.join(dir, "pglite")]);
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toContain("already holds data");
     const migrated = await run("db-migrate.ts", []);
     expect(migrated.code, migrated.stderr).toBe(0);
     expect((await fetch(`${site.url}/readyz`)).status).toBe(200);

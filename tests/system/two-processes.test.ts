@@ -65,15 +65,15 @@ describe("two server processes on one PostgreSQL database", () => {
     expect(onA.headers.get("location")).toMatch(/^\/auth\?/);
   });
 
-  it("shares rate limits: the opt-in limit per address counts requests on both processes", async () => {
-    const ip = randomClientIp();
-    const { limit } = RATE_LIMITS.optInPerIp;
+  it("shares rate limits: the opt-in limit per phone number counts requests on both processes", async () => {
+    const phone = mobileNumber(700_000);
+    const { limit } = RATE_LIMITS.optInPerPhone;
     for (let i = 0; i < limit; i++) {
-      const result = await postOptIn([a, b][i % 2]!.url, mobileNumber(700_000 + i), { "X-Forwarded-For": ip });
+      const result = await postOptIn([a, b][i % 2]!.url, phone, { "X-Forwarded-For": randomClientIp() });
       expect(result.status, `opt-in ${i + 1}`).toBe(200);
     }
     for (const site of [a, b]) {
-      const refused = await postOptIn(site.url, mobileNumber(700_100), { "X-Forwarded-For": ip });
+      const refused = await postOptIn(site.url, phone, { "X-Forwarded-For": randomClientIp() });
       expect(refused.status).toBe(429);
     }
   });

@@ -1,0 +1,1 @@
+ALTER TABLE "dnc_uploads" ADD COLUMN "sha256" text;
