@@ -61,7 +61,7 @@ const preparedPrefilled = new WeakMap<PrefillTemplate, { gzip: string[]; identit
 
 /**
  * The opt-in document with a request's prefill written in: gzip when the browser takes it
- * (spliced from the build-time compression, see opt-in-prefill.ts), otherwise plain. There is no
+ * (spliced from segments compressed once at start, see opt-in-prefill.ts), otherwise plain. There is no
  * ETag: the document differs per query string and is cheap to send again.
  */
 export function sendPrefilled(
