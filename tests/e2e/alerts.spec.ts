@@ -117,6 +117,10 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed");
   await axe(page, "results");
 
+  expect((await page.request.get("/admin/alerts/00000000-0000-4000-8000-000000000000/recipients.csv")).status()).toBe(404);
+  expect((await page.request.get("/admin/alerts/not-an-id")).status()).toBe(404);
+  expect((await page.request.get("/admin/alerts/reach?states=XX")).status()).toBe(400);
+  expect((await request.get("/admin/alerts/reach", { maxRedirects: 0 })).status()).toBeGreaterThanOrEqual(300);
   const csv = await page.request.get(`${campaignUrl}/recipients.csv`);
   expect(csv.headers()["content-type"]).toContain("text/csv");
   const lines = (await csv.text()).trim().split("\r\n");
