@@ -73,6 +73,7 @@ ALTER TABLE "link_clicks" ADD CONSTRAINT "link_clicks_code_short_links_code_fk" 
 ALTER TABLE "short_links" ADD CONSTRAINT "short_links_campaign_id_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "campaign_recipients_once" ON "campaign_recipients" USING btree ("campaign_id","subscriber_id");--> statement-breakpoint
 CREATE INDEX "campaign_recipients_due_idx" ON "campaign_recipients" USING btree ("state","next_attempt_at");--> statement-breakpoint
+CREATE INDEX "campaign_recipients_campaign_state_idx" ON "campaign_recipients" USING btree ("campaign_id","state");--> statement-breakpoint
 CREATE INDEX "campaign_recipients_subscriber_sent_idx" ON "campaign_recipients" USING btree ("subscriber_id","sent_at");--> statement-breakpoint
 CREATE INDEX "campaign_recipients_provider_idx" ON "campaign_recipients" USING btree ("provider_id");--> statement-breakpoint
 CREATE INDEX "campaigns_status_idx" ON "campaigns" USING btree ("status","scheduled_at");--> statement-breakpoint

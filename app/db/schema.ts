@@ -282,6 +282,7 @@ export const campaignRecipients = pgTable(
   (table) => [
     uniqueIndex("campaign_recipients_once").on(table.campaignId, table.subscriberId),
     index("campaign_recipients_due_idx").on(table.state, table.nextAttemptAt),
+    index("campaign_recipients_campaign_state_idx").on(table.campaignId, table.state),
     index("campaign_recipients_subscriber_sent_idx").on(table.subscriberId, table.sentAt),
     index("campaign_recipients_provider_idx").on(table.providerId),
   ],
