@@ -74,8 +74,8 @@ ALTER TABLE "short_links" ADD CONSTRAINT "short_links_campaign_id_campaigns_id_f
 CREATE UNIQUE INDEX "campaign_recipients_once" ON "campaign_recipients" USING btree ("campaign_id","subscriber_id");--> statement-breakpoint
 CREATE INDEX "campaign_recipients_due_idx" ON "campaign_recipients" USING btree ("state","next_attempt_at");--> statement-breakpoint
 CREATE INDEX "campaign_recipients_campaign_state_idx" ON "campaign_recipients" USING btree ("campaign_id","state");--> statement-breakpoint
-CREATE INDEX "campaign_recipients_subscriber_sent_idx" ON "campaign_recipients" USING btree ("subscriber_id","sent_at");--> statement-breakpoint
-CREATE INDEX "campaign_recipients_provider_idx" ON "campaign_recipients" USING btree ("provider_id");--> statement-breakpoint
+CREATE INDEX "campaign_recipients_subscriber_sent_idx" ON "campaign_recipients" USING btree ("subscriber_id","sent_at") WHERE "campaign_recipients"."sent_at" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "campaign_recipients_provider_idx" ON "campaign_recipients" USING btree ("provider_id") WHERE "campaign_recipients"."provider_id" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "campaigns_status_idx" ON "campaigns" USING btree ("status","scheduled_at");--> statement-breakpoint
 CREATE INDEX "link_clicks_campaign_idx" ON "link_clicks" USING btree ("campaign_id","visitor");--> statement-breakpoint
 CREATE UNIQUE INDEX "short_links_campaign_url" ON "short_links" USING btree ("campaign_id","url");--> statement-breakpoint
