@@ -220,7 +220,7 @@ describe.each(DB_KINDS)("the send engine on %s", (kind) => {
     expect(sent).toHaveLength(3);
     expect((await ledger(db, cancelled)).map((row) => row.state)).toEqual(["cancelled", "cancelled"]);
     const audit = await db.execute<{ action: string }>(sql`SELECT action FROM audit_log WHERE entity = ${`campaign:${id}`} ORDER BY id`);
-    expect(audit.rows.map((row) => row.action)).toEqual(["campaign.draft_created", "campaign.send_now", "campaign.started", "campaign.pause", "campaign.resume"]);
+    expect(audit.rows.map((row) => row.action)).toEqual(["campaign.draft_created", "campaign.send_now", "campaign.started", "campaign.pause", "campaign.resume", "campaign.completed"]);
   });
 
   it("asks for the typed count and a fresh second factor above the threshold", async () => {

@@ -163,10 +163,14 @@ async function finish(db: Db, id: number, outcome: Outcome) {
 
 /** Marks running campaigns with nothing left to send as completed. */
 async function completeFinished(db: Db, channel: SendChannel["name"], now: Date) {
-  await db.execute(sql`
+  const done = await db.execute<{ id: string }>(sql`
     UPDATE campaigns c SET status = 'completed', finished_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
     WHERE c.status = 'sending' AND c.channel = ${channel}
-      AND NOT EXISTS (SELECT 1 FROM campaign_recipients r WHERE r.campaign_id = c.id AND r.state IN ('queued', 'sending'))`);
+      AND NOT EXISTS (SELECT 1 FROM campaign_recipients r WHERE r.campaign_id = c.id AND r.state IN ('queued', 'sending'))
+    RETURNING c.id`);
+  if (done.rows.length > 0) {
+    await db.insert(auditLog).values(done.rows.map((row) => ({ actor: "system", action: "campaign.completed", entity: `campaign:${row.id}`, after: JSON.stringify({ status: "completed" }) })));
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
