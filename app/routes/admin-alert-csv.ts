@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin-alert-csv";
 import { requireAdmin } from "~/auth/guards.server";
 import { getDb } from "~/db/database.server";
@@ -10,7 +9,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   const db = await getDb();
   const campaign = await getCampaign(db, params.id);
-  if (!campaign) throw data({ message: "No such alert." }, { status: 404 });
+  if (!campaign) return new Response("No such alert.\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" } });
   return new Response(campaignCsvStream(db, campaign.id), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { smsMessages } from "~/db/schema";
+import { campaignRecipients, campaigns, smsMessages, subscribers } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../tests/support/test-db";
 import { recordDeliveryStatus } from "./delivery-status.server";
 import { enqueueSms } from "./outbox.server";
@@ -29,6 +29,20 @@ describe.each(DB_KINDS)("delivery status callbacks on %s", (kind) => {
     const message = await read();
     expect(message.providerStatus).toBe("undelivered");
     expect(message.error).toBe("Twilio error 30003");
+  });
+
+  it("records the callbacks of campaign texts in the campaign ledger", async () => {
+    const { db } = database;
+    const [person] = await db.insert(subscribers).values({ channel: "sms", phoneE164: "+13125550124", firstName: "A", lastName: "B", status: "active", source: "opt-in" }).returning();
+    const [campaign] = await db.insert(campaigns).values({ channel: "sms", name: "c", body: "b", status: "sending" }).returning();
+    const [row] = await db
+      .insert(campaignRecipients)
+      .values({ campaignId: campaign!.id, subscriberId: person!.id, address: person!.phoneE164!, state: "sent", providerId: "SM-campaign", providerStatus: "queued" })
+      .returning();
+    expect(await recordDeliveryStatus(db, { messageSid: "SM-campaign", status: "delivered" })).toBe(true);
+    expect(await recordDeliveryStatus(db, { messageSid: "SM-campaign", status: "sent" })).toBe(false);
+    const [after] = await db.select().from(campaignRecipients).where(eq(campaignRecipients.id, row!.id));
+    expect(after!.providerStatus).toBe("delivered");
   });
 
   it("ignores unknown statuses and unknown messages", async () => {

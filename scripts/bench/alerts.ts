@@ -2,8 +2,9 @@
 // memory growth of this process, which holds PGlite), pacing at SMS_MPS=50 over 60 s with two
 // senders sharing the rate, and the public pages' throughput while a 250,000 alert sends vs idle.
 // Run it under `flock /tmp/heavy.lock`. Prints Markdown for docs/benchmarks.md.
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -51,9 +52,10 @@ async function measurePlanning(handle: DatabaseHandle) {
   return { seconds, planned: Number(planned.rows[0]!.n), growthMb: mb(peak - before), rssMb: mb(peak) };
 }
 
-function wrk(url: string, script?: string) {
+/** Asynchronous on purpose: the Twilio stand-in lives in this process and must keep answering. */
+async function wrk(url: string, script?: string) {
   const args = ["-t2", "-c20", `-d${THROUGHPUT_DURATION}`, "--latency", ...(script ? ["-s", script] : []), url];
-  const out = execFileSync("wrk", args, { encoding: "utf8" });
+  const { stdout: out } = await promisify(execFile)("wrk", args, { encoding: "utf8" });
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?" };
 }
 
@@ -96,7 +98,7 @@ await twilio.close();
 const standIn = await startTwilioStandIn({ accountSid: TWILIO.accountSid, authToken: TWILIO.authToken });
 const port = 3300;
 const server = spawn(process.execPath, ["server.mjs"], {
-  stdio: ["ignore", "ignore", "inherit"],
+  stdio: ["ignore", openSync("/tmp/bench-alerts-server.log", "w"), "inherit"],
   env: {
     ...process.env,
     NODE_ENV: "production",
@@ -122,22 +124,40 @@ for (let i = 0; ; i++) {
   if (exited || i > 120) throw new Error(`the server on port ${port} did not start (is the port taken?)`);
   if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
 }
+/** CPU seconds the server process used so far (Linux /proc, 100 ticks a second). */
+const cpuSeconds = () => {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+/** The server's own CPU for sending alone, without wrk: 10 s sending vs 10 s paused. */
+async function cpuShare(status: string) {
+  await setStatus(status);
+  const cpu = cpuSeconds();
+  const at = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  return (cpuSeconds() - cpu) / ((Date.now() - at) / 1000);
+}
 const setStatus = (status: string) => pgHandle.db.execute(sql`UPDATE campaigns SET status = ${status}`);
-const measure = () => ({ about: wrk(`${base}/about`), optin: wrk(base, "scripts/bench/optin.lua") });
+const idleCpu = await cpuShare("paused");
+const sendingCpu = await cpuShare("sending");
+const measure = async () => ({ about: await wrk(`${base}/about`), optin: await wrk(base, "scripts/bench/optin.lua") });
 await setStatus("paused");
-wrk(`${base}/about`);
-const idle = measure();
+await wrk(`${base}/about`);
+const idle = await measure();
 await setStatus("sending");
-const sentBefore = standIn.sent.length;
+const sentBefore = standIn.sent.filter((m) => m.body.startsWith("Patriot Investor bench alert")).length;
 const busyStarted = Date.now();
-const busy = measure();
-const sendRate = (standIn.sent.length - sentBefore) / ((Date.now() - busyStarted) / 1000);
+const busy = await measure();
+// Welcome texts of the opt-ins go to the stand-in too: count only the alert.
+const alertBody = (body: string) => body.startsWith("Patriot Investor bench alert");
+const sendRate = (standIn.sent.filter((m) => alertBody(m.body)).length - sentBefore) / ((Date.now() - busyStarted) / 1000);
 const change = (a: number, b: number) => `${(((b - a) / a) * 100).toFixed(1)}%`;
 console.log(
   `\n## Public pages while an alert sends\n\nOne server process on PostgreSQL, SMS_MPS=${process.env.SENDING_MPS ?? "100"} (measured ${sendRate.toFixed(1)} texts/s during the busy runs), wrk -t2 -c20 -d${THROUGHPUT_DURATION}, idle first (alert paused) then sending:\n\n| workload | idle req/s | sending req/s | change | idle p99 | sending p99 |\n|---|---|---|---|---|---|\n` +
     `| GET /about (prerendered) | ${idle.about.rps.toFixed(0)} | ${busy.about.rps.toFixed(0)} | ${change(idle.about.rps, busy.about.rps)} | ${idle.about.p99} | ${busy.about.p99} |\n` +
     `| POST /api/phone-optin | ${idle.optin.rps.toFixed(0)} | ${busy.optin.rps.toFixed(0)} | ${change(idle.optin.rps, busy.optin.rps)} | ${idle.optin.p99} | ${busy.optin.p99} |`,
 );
+console.log(`\nServer process CPU without load: ${(idleCpu * 100).toFixed(1)}% of a core paused, ${(sendingCpu * 100).toFixed(1)}% of a core sending.`);
 server.kill("SIGTERM");
 await new Promise((resolve) => server.once("exit", resolve));
 await standIn.close();

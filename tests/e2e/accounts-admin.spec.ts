@@ -36,7 +36,7 @@ async function signUpAndVerify(page: Page, request: APIRequestContext, email: st
   await expect(page).toHaveURL(/\/(\?.*)?$/);
 }
 
-const ADMIN_PAGES = ["/admin/sms", "/admin/subscribers", "/admin/messages", "/admin/inbox", "/admin/dnc", "/admin/security"];
+const ADMIN_PAGES = ["/admin/sms", "/admin/subscribers", "/admin/messages", "/admin/inbox", "/admin/dnc", "/admin/security", "/admin/alerts", "/admin/alerts/new"];
 
 test("sign-up, e-mail verification, a reader is refused the admin area, sign-out", async ({ page, request }) => {
   const email = uniqueEmail("reader");
@@ -49,6 +49,9 @@ test("sign-up, e-mail verification, a reader is refused the admin area, sign-out
   // An admin action sent directly by a reader changes nothing.
   const post = await page.request.post("/admin/sms", { form: { intent: "save", version: "1", message: "Hijacked" }, headers: { Origin: new URL(page.url()).origin } });
   expect(post.status()).toBe(403);
+  const alert = await page.request.post("/admin/alerts/new", { form: { intent: "save", name: "x", body: "Hijacked" }, headers: { Origin: new URL(page.url()).origin } });
+  expect(alert.status()).toBe(403);
+  expect((await page.request.get("/admin/alerts/reach")).status()).toBe(403);
   await gotoHydrated(page, "/admin/dnc");
   await page.getByRole("button", { name: "Sign Out" }).click();
   await expect(page).toHaveURL(/\/auth/);

@@ -117,6 +117,10 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed");
   await axe(page, "results");
 
+  expect((await page.request.get("/admin/alerts/00000000-0000-4000-8000-000000000000/recipients.csv")).status()).toBe(404);
+  expect((await page.request.get("/admin/alerts/not-an-id")).status()).toBe(404);
+  expect((await page.request.get("/admin/alerts/reach?states=XX")).status()).toBe(400);
+  expect((await request.get("/admin/alerts/reach", { maxRedirects: 0 })).status()).toBeGreaterThanOrEqual(300);
   const csv = await page.request.get(`${campaignUrl}/recipients.csv`);
   expect(csv.headers()["content-type"]).toContain("text/csv");
   const lines = (await csv.text()).trim().split("\r\n");
@@ -124,4 +128,37 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
   // Formula-safe: a leading "+" is quoted the way the subscribers export does it.
   expect(lines.slice(1).map((line) => line.split(",")[0]).sort()).toEqual(phones.map((phone) => `'${e164(phone)}`).sort());
   expect(lines.slice(1).every((line) => line.split(",")[1] === "sent")).toBe(true);
+});
+
+test("an alert scheduled for a time in a named zone shows that time and can go back to draft", async ({ page }) => {
+  await signIn(page, "/admin/alerts/new");
+  await gotoHydrated(page, "/admin/alerts/new");
+  await page.getByLabel("Name (staff only)").fill("Scheduled alert");
+  await page.getByLabel("Message").fill("Patriot Investor: markets open higher. Reply STOP to opt out");
+  // A click id nobody has: nothing can be sent, so scheduling is refused with a clear message.
+  await page.getByLabel("Click id (sub2)").fill(`nobody-${randomInt(1e9)}`);
+  await expect(page.getByTestId("reach-count")).toHaveText("0");
+  await page.getByRole("button", { name: "Create draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/alerts\/[0-9a-f-]{36}\?saved=1$/);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.getByLabel("At a time").check();
+  await page.getByLabel("Date and time").fill("2031-07-04T09:30");
+  await page.getByLabel("Time zone").selectOption("America/Los_Angeles");
+  await page.getByRole("button", { name: "Schedule" }).click();
+  await expect(page.getByText("Nobody can be reached with these filters.").first()).toBeVisible();
+
+  // Everyone as the audience: more than ALERT_CONFIRM_ABOVE (2 here), so the count is typed.
+  await page.getByLabel("Click id (sub2)").fill("");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByText("The alert is saved as a draft.").first()).toBeVisible();
+  const shown = await page.locator('input[name="shownCount"]').inputValue();
+  await page.getByLabel("At a time").check();
+  await page.getByLabel("Date and time").fill("2031-07-04T09:30");
+  await page.getByLabel("Time zone").selectOption("America/Los_Angeles");
+  await page.getByLabel(/Type the number of recipients/).fill(shown);
+  await page.getByRole("button", { name: "Schedule" }).click();
+  await expect(page.getByTestId("campaign-status")).toHaveText("Scheduled");
+  await expect(page.getByText("starts Jul 4, 2031, 9:30 AM PDT")).toBeVisible();
+  await page.getByRole("button", { name: "Back to draft" }).click();
+  await expect(page.getByRole("button", { name: "Save draft" })).toBeVisible();
 });

@@ -44,10 +44,14 @@ export function audienceCondition(channel: "sms" | "email", audience: Audience):
   return sql.join(parts, sql` AND `);
 }
 
-/** Plan-time facts per subscriber: on our opt-out list, on the federal list. */
+/** Plan-time facts per subscriber, from one index probe: on our opt-out list, on the federal list. */
 const dncFacts = sql`
-  EXISTS (SELECT 1 FROM dnc_numbers d WHERE d.phone = substr(s.phone_e164, 3)::char(10) AND d.source = 'internal') AS internal,
-  EXISTS (SELECT 1 FROM dnc_numbers d WHERE d.phone = substr(s.phone_e164, 3)::char(10) AND d.source = 'federal') AS federal`;
+  coalesce(dnc.internal, false) AS internal, coalesce(dnc.federal, false) AS federal`;
+const dncJoin = sql`
+  LEFT JOIN LATERAL (
+    SELECT bool_or(d.source = 'internal') AS internal, bool_or(d.source = 'federal') AS federal
+    FROM dnc_numbers d WHERE d.phone = substr(s.phone_e164, 3)::char(10)
+  ) dnc ON true`;
 
 export type Reach = {
   matched: number;
@@ -71,7 +75,7 @@ export async function countReach(db: Executor, audience: Audience, dncPolicy: "r
       SELECT s.status, ${dncFacts},
         (SELECT count(*) FROM campaign_recipients r
           WHERE r.subscriber_id = s.id AND r.state = 'sent' AND r.sent_at > ${now.toISOString()}::timestamptz - interval '24 hours') >= ${FREQUENCY_CAP_PER_24H} AS capped
-      FROM subscribers s WHERE ${audienceCondition("sms", audience)}
+      FROM subscribers s ${dncJoin} WHERE ${audienceCondition("sms", audience)}
     ) s`);
   const row = result.rows[0] ?? {};
   const reach = {
@@ -106,7 +110,7 @@ export async function planRecipients(db: Executor, campaign: { id: string; chann
         CASE WHEN s.internal OR (s.federal AND ${refuse}::boolean) THEN 'skipped' ELSE 'queued' END,
         CASE WHEN s.internal THEN 'internal_dnc' WHEN s.federal AND ${refuse}::boolean THEN 'federal_dnc' END,
         ${now.toISOString()}::timestamptz
-      FROM (SELECT s.id, s.phone_e164, ${dncFacts} FROM subscribers s WHERE s.status = 'active' AND ${audienceCondition(campaign.channel, campaign.audience)}) s
+      FROM (SELECT s.id, s.phone_e164, ${dncFacts} FROM subscribers s ${dncJoin} WHERE s.status = 'active' AND ${audienceCondition(campaign.channel, campaign.audience)}) s
       ON CONFLICT (campaign_id, subscriber_id) DO NOTHING
       RETURNING 1`;
   const result = await db.execute<{ planned: number | string }>(sql`WITH planned AS (${planned}) SELECT count(*)::int AS planned FROM planned`);

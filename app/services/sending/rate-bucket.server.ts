@@ -3,9 +3,13 @@ import type { Db } from "~/db/client.server";
 
 type Executor = Pick<Db, "execute">;
 
-/** Up to a fifth of a second of sending at once: smooth enough to look like the rate to a carrier. */
+/**
+ * The bucket holds one second of sending: a sender slowed down for a moment (a busy database)
+ * catches up instead of losing its share, while over any minute the rate stays within one
+ * second's worth of SMS_MPS.
+ */
 export function burstFor(ratePerSecond: number) {
-  return Math.max(1, Math.floor(ratePerSecond / 5));
+  return Math.max(1, Math.floor(ratePerSecond));
 }
 
 /**
