@@ -54,6 +54,8 @@ export async function startSmtpCapture(options: { smtpPort: number; httpPort: nu
       });
     },
   });
+  // A sender killed mid-connection (the crash tests) resets its socket: expected, not a failure.
+  smtp.on("error", () => {});
   await new Promise<void>((resolve) => smtp.listen(options.smtpPort, "127.0.0.1", () => resolve()));
   const http = createHttpServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
