@@ -106,6 +106,16 @@ export async function readFormOrAnswer(request: Request) {
   }
 }
 
+/** The same for forms with repeated fields (checkbox lists). */
+export async function readFormParamsOrAnswer(request: Request, maxBytes = FORM_BODY_LIMIT) {
+  try {
+    return { form: await readFormParams(request, maxBytes) };
+  } catch (error) {
+    if (error instanceof BodyError) return { answer: bodyErrorResponse(error) };
+    throw error;
+  }
+}
+
 /**
  * better-auth reads bodies itself, without a size limit and without refusing NUL: read the body
  * here under the same rules (413, 415, 400) and hand better-auth an identical request.

@@ -8,7 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
-import { BodyError, bodyErrorResponse, readFormParams } from "~/http/body.server";
+import { readFormParamsOrAnswer } from "~/http/body.server";
 import { digestChoices, digestSources, issueSettings, parseIssueForm, unsubscribeMailbox } from "~/http/newsletter-admin.server";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
@@ -63,13 +63,9 @@ const fail = (status: number, title: string, description: string, errors?: Recor
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireAdmin(request);
   const id = issueId(params);
-  let form: URLSearchParams;
-  try {
-    form = await readFormParams(request, ISSUE_FORM_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormParamsOrAnswer(request, ISSUE_FORM_LIMIT);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   const db = await getDb();
   const issue = await getIssue(db, id);
   if (!issue) return fail(404, "Not Found", "No such issue.");

@@ -6,7 +6,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
-import { BodyError, bodyErrorResponse, readFormParams } from "~/http/body.server";
+import { readFormParamsOrAnswer } from "~/http/body.server";
 import { getEnv } from "~/http/env.server";
 import { digestChoices, digestSources, parseIssueForm } from "~/http/newsletter-admin.server";
 import type { Notice } from "~/lib/notices";
@@ -30,13 +30,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireAdmin(request);
-  let form: URLSearchParams;
-  try {
-    form = await readFormParams(request, ISSUE_FORM_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyError) return bodyErrorResponse(error);
-    throw error;
-  }
+  const body = await readFormParamsOrAnswer(request, ISSUE_FORM_LIMIT);
+  if ("answer" in body) return body.answer;
+  const form = body.form;
   const parsed = parseIssueForm(form);
   if (!parsed.ok) return data({ errors: parsed.errors, notice: { title: "Not Saved", description: Object.values(parsed.errors)[0] ?? "Check the form.", variant: "error" } as Notice }, { status: 400 });
   const result = await saveIssueDraft(await getDb(), { draft: parsed.draft, actor: user.email, known: digestSources() });
