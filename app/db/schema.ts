@@ -5,6 +5,7 @@ import {
   boolean,
   char,
   check,
+  customType,
   date,
   doublePrecision,
   index,
@@ -12,11 +13,14 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+
+import { user } from "./auth-schema";
 
 export * from "./auth-schema";
 
@@ -491,4 +495,138 @@ export const smsTransportLog = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index("sms_transport_log_to_idx").on(table.toPhone, table.createdAt)],
+);
+
+// ─── The editorial desk (issue 13; decision 048) ─────────────────────────────────────────────
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** Who writes: the byline, `/authors/<slug>` and its `Person` JSON-LD. */
+export const authors = pgTable("authors", {
+  id: uuid().primaryKey().defaultRandom(),
+  slug: text().notNull().unique(),
+  name: text().notNull(),
+  /** Plain text, a few sentences. */
+  bio: text().notNull().default(""),
+  /** An image path (`/images/…` or `/media/…`), or null. */
+  photo: text(),
+  /** For example "CFA, 20 years covering fixed income". */
+  credentials: text().notNull().default(""),
+  /** [{ label, url }] shown on the author page and as `sameAs`. */
+  links: jsonb().$type<{ label: string; url: string }[]>().notNull().default([]),
+  /** The staff account that writes as this author, if any. */
+  userId: text().references(() => user.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The fields an editor writes; a revision keeps one copy of them. */
+export type ArticleContent = {
+  title: string;
+  excerpt: string;
+  /** Markdown. */
+  body: string;
+  category: string;
+  /** `/images/…` (the six imported articles) or `/media/<asset id>` (an upload). */
+  image: string;
+  imageAlt: string;
+  authorId: string;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  sponsored: boolean;
+  sponsorName: string | null;
+};
+
+/**
+ * One row per article. The columns hold the editor's working copy (autosaved); what readers see
+ * is the revision `liveRevisionId` points to, while `status` is published (or scheduled and
+ * `publishAt` has come). `firstPublishedAt` set means the slug was public once: unpublished, it
+ * answers 410 instead of 404.
+ */
+export const articles = pgTable(
+  "articles",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    slug: text().notNull().unique(),
+    status: text({ enum: ["draft", "scheduled", "published"] }).notNull().default("draft"),
+    title: text().notNull(),
+    excerpt: text().notNull().default(""),
+    body: text().notNull().default(""),
+    category: text().notNull(),
+    image: text().notNull().default(""),
+    imageAlt: text().notNull().default(""),
+    authorId: uuid()
+      .notNull()
+      .references(() => authors.id),
+    seoTitle: text(),
+    seoDescription: text(),
+    sponsored: boolean().notNull().default(false),
+    sponsorName: text(),
+    featured: boolean().notNull().default(false),
+    /** The publication time readers see (datePublished); for a scheduled article, when it goes live. */
+    publishAt: timestamp({ withTimezone: true }),
+    firstPublishedAt: timestamp({ withTimezone: true }),
+    /** When the live content last changed (dateModified). */
+    contentUpdatedAt: timestamp({ withTimezone: true }),
+    liveRevisionId: bigint({ mode: "number" }),
+    /** Bumped by every save of the working copy: an autosave from a stale tab is refused. */
+    version: integer().notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedBy: text(),
+  },
+  (table) => [
+    index("articles_status_publish_idx").on(table.status, table.publishAt),
+    check("articles_sponsor_named", sql`NOT ${table.sponsored} OR coalesce(${table.sponsorName}, '') <> ''`),
+  ],
+);
+
+/** Append-only copies of an article's content: every save, publish and restore adds one. */
+export const articleRevisions = pgTable(
+  "article_revisions",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    articleId: uuid()
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    content: jsonb().$type<ArticleContent>().notNull(),
+    /** save, publish, schedule, update, restore, import */
+    reason: text().notNull(),
+    createdBy: text(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("article_revisions_article_idx").on(table.articleId, table.id)],
+);
+
+/** An uploaded image; its resized files are in media_files. */
+export const mediaAssets = pgTable("media_assets", {
+  id: uuid().primaryKey().defaultRandom(),
+  originalName: text().notNull(),
+  /** The alt text given at upload (required), offered again when the image is reused. */
+  alt: text().notNull(),
+  width: integer().notNull(),
+  height: integer().notNull(),
+  createdBy: text(),
+  createdAt: createdAt(),
+});
+
+/**
+ * The resized files, in the database so that every process (and db:export) has them; served
+ * from a memory cache with immutable caching.
+ */
+export const mediaFiles = pgTable(
+  "media_files",
+  {
+    assetId: uuid()
+      .notNull()
+      .references(() => mediaAssets.id, { onDelete: "cascade" }),
+    format: text({ enum: ["avif", "webp", "jpeg"] }).notNull(),
+    width: integer().notNull(),
+    height: integer().notNull(),
+    bytes: bytea().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.assetId, table.format, table.width] })],
 );
