@@ -21,6 +21,8 @@ import { verifyEmailText, resetPasswordText } from "./emails";
 
 export const READER_ROLE = "reader";
 export const ADMIN_ROLE = "admin";
+/** Writes and publishes articles (/admin/articles); does not manage people or send to subscribers. */
+export const EDITOR_ROLE = "editor";
 
 const PASSWORD_PATHS = new Set(["/sign-up/email", "/reset-password", "/change-password"]);
 /** The phone-number plugin confirms a reader's number; signing in or resetting by phone stays off. */

@@ -1,6 +1,6 @@
 import { data, replace } from "react-router";
 import { getEnv } from "~/http/env.server";
-import { ADMIN_ROLE } from "./auth.server";
+import { ADMIN_ROLE, EDITOR_ROLE } from "./auth.server";
 import { getSessionUser, type SessionUser } from "./instance.server";
 import { safeReturnPath } from "~/lib/return-path";
 
@@ -10,12 +10,21 @@ import { safeReturnPath } from "~/lib/return-path";
  * two-factor sign-in is sent to set it up first.
  */
 export async function requireAdmin(request: Request, options: { allowWithout2fa?: boolean } = {}): Promise<SessionUser> {
+  return requireStaff(request, [ADMIN_ROLE], options);
+}
+
+/** The editorial desk (/admin/articles): editors and admins, under the same rules as requireAdmin. */
+export async function requireEditor(request: Request, options: { allowWithout2fa?: boolean } = {}): Promise<SessionUser> {
+  return requireStaff(request, [ADMIN_ROLE, EDITOR_ROLE], options);
+}
+
+async function requireStaff(request: Request, roles: readonly string[], options: { allowWithout2fa?: boolean }): Promise<SessionUser> {
   const user = await getSessionUser(request);
   const url = new URL(request.url);
   if (!user) {
     throw replace(`/auth?redirectTo=${encodeURIComponent(safeReturnPath(url.pathname + url.search))}`);
   }
-  if (user.role !== ADMIN_ROLE) {
+  if (!roles.includes(user.role ?? "")) {
     throw data({ message: "Your account does not have access to the admin area." }, { status: 403 });
   }
   if (getEnv().ADMIN_REQUIRE_2FA && !user.twoFactorEnabled && !options.allowWithout2fa) {
