@@ -5,8 +5,15 @@ import { defineConfig } from "vite";
 /** Code every hydrated page runs (framework and shared components): one chunk, fewer requests, better compression. */
 const SHARED_CLIENT_CODE =
   /\/app\/(components\/(ui|forms|site|blog)|lib|config)\/|\/app\/components\/[\w-]+\/[\w-]+-seo\.ts$|\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser|clsx|class-variance-authority|lucide-react)\//;
-/** Loaded on demand or used by one page only, so kept out of the shared chunk. */
-const LAZY_CLIENT_CODE = /\/(newsletter-section|notify|field|contact-form|not-found-view|error-view|url-notice|notices|sms-guidance|opt-in-chart)\.tsx?$/;
+/**
+ * Kept out of the shared chunk: loaded on demand, used by one page only, or used only by the admin
+ * area or by pages that do not hydrate. The shared chunk is matched by folder, so anything of
+ * app/lib or app/config that no hydrating public page runs must be named here, or every hydrating
+ * page downloads it (the 120 KB first-load budget, docs/benchmarks.md). Icons go with the pages
+ * that draw them: most are on pages that never hydrate (about, gold, articles) or in the admin area.
+ */
+const NOT_SHARED_CLIENT_CODE =
+  /\/(newsletter-section|notify|field|contact-form|not-found-view|error-view|url-notice|notices|sms-guidance|opt-in-chart|zoned-time|audience-form|short-links|trending-topics)\.tsx?$|\/lucide-react\/dist\/esm\/icons\//;
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
@@ -23,7 +30,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 {
                   name: "shared",
                   priority: 1,
-                  test: (id: string) => SHARED_CLIENT_CODE.test(id) && !LAZY_CLIENT_CODE.test(id),
+                  test: (id: string) => SHARED_CLIENT_CODE.test(id) && !NOT_SHARED_CLIENT_CODE.test(id),
                 },
               ],
             },

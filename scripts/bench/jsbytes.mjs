@@ -31,7 +31,7 @@ async function analyze(pageUrl) {
     for (const i of body.toString("utf8").matchAll(STATIC_IMPORT)) queue.push(new URL(i[1], url).href);
   }
   const total = (key) => [...seen.values()].reduce((sum, file) => sum + file[key], 0);
-  return { files: seen.size, raw: total("raw"), gz: total("gz"), br: total("br"), html: Buffer.byteLength(html), htmlGz: zlib.gzipSync(html, { level: 9 }).length };
+  return { list: seen, files: seen.size, raw: total("raw"), gz: total("gz"), br: total("br"), html: Buffer.byteLength(html), htmlGz: zlib.gzipSync(html, { level: 9 }).length };
 }
 
 const kb = (bytes) => (bytes / 1024).toFixed(1);
@@ -40,4 +40,6 @@ console.log("|---|---|---|---|---|---|---|");
 for (const url of process.argv.slice(2)) {
   const r = await analyze(url);
   console.log(`| ${new URL(url).pathname} | ${r.files} | ${kb(r.raw)} | ${kb(r.gz)} | ${kb(r.br)} | ${kb(r.html)} | ${kb(r.htmlGz)} |`);
+  // VERBOSE=1 lists the files of each page, to see what a change added.
+  if (process.env.VERBOSE) for (const [file, size] of r.list) console.log(`|   ${new URL(file).pathname} | | ${kb(size.raw)} | ${kb(size.gz)} | ${kb(size.br)} | | |`);
 }
