@@ -4,8 +4,8 @@
 // Run it under `flock /tmp/heavy.lock`. Prints Markdown for docs/benchmarks.md.
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
@@ -137,17 +137,53 @@ async function cpuShare(status: string) {
   await new Promise((resolve) => setTimeout(resolve, 10_000));
   return (cpuSeconds() - cpu) / ((Date.now() - at) / 1000);
 }
+/**
+ * CPU seconds so far: the server, PostgreSQL's processes, this process (it holds the Twilio stand-in),
+ * and wrk (a finished child of this process: its time is in this process's children's time).
+ */
+function cpuByGroup() {
+  const groups: Record<string, number> = { server: 0, postgres: 0, "Twilio stand-in (this process)": 0, wrk: 0 };
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+    const own = (fields[11]! + fields[12]!) / 100;
+    if (Number(pid) === server.pid) groups.server! += own;
+    else if (name === "postgres") groups.postgres! += own;
+    else if (Number(pid) === process.pid) {
+      groups["Twilio stand-in (this process)"]! += own;
+      groups.wrk! += (fields[13]! + fields[14]!) / 100;
+    }
+  }
+  return groups;
+}
+/** Runs `work` and answers the share of a core each group used meanwhile (wrk's own CPU counted at its exit). */
+async function cpuDuring<T>(work: () => Promise<T>) {
+  const before = cpuByGroup();
+  const at = Date.now();
+  const result = await work();
+  const after = cpuByGroup();
+  const seconds = (Date.now() - at) / 1000;
+  const shares = Object.fromEntries(Object.keys(after).map((group) => [group, (after[group]! - (before[group] ?? 0)) / seconds]));
+  return { result, shares };
+}
 const setStatus = (status: string) => pgHandle.db.execute(sql`UPDATE campaigns SET status = ${status}`);
 const idleCpu = await cpuShare("paused");
 const sendingCpu = await cpuShare("sending");
-const measure = async () => ({ about: await wrk(`${base}/about`), optin: await wrk(base, "scripts/bench/optin.lua") });
 await setStatus("paused");
 await wrk(`${base}/about`);
-const idle = await measure();
+const idleAbout = await cpuDuring(() => wrk(`${base}/about`));
+const idle = { about: idleAbout.result, optin: await wrk(base, "scripts/bench/optin.lua") };
 await setStatus("sending");
 const sentBefore = standIn.sent.filter((m) => m.body.startsWith("Patriot Investor bench alert")).length;
 const busyStarted = Date.now();
-const busy = await measure();
+const busyAbout = await cpuDuring(() => wrk(`${base}/about`));
+const busy = { about: busyAbout.result, optin: await wrk(base, "scripts/bench/optin.lua") };
 // Welcome texts of the opt-ins go to the stand-in too: count only the alert.
 const alertBody = (body: string) => body.startsWith("Patriot Investor bench alert");
 const sendRate = (standIn.sent.filter((m) => alertBody(m.body)).length - sentBefore) / ((Date.now() - busyStarted) / 1000);
@@ -156,6 +192,12 @@ console.log(
   `\n## Public pages while an alert sends\n\nOne server process on PostgreSQL, SMS_MPS=${process.env.SENDING_MPS ?? "100"} (measured ${sendRate.toFixed(1)} texts/s during the busy runs), wrk -t2 -c20 -d${THROUGHPUT_DURATION}, idle first (alert paused) then sending:\n\n| workload | idle req/s | sending req/s | change | idle p99 | sending p99 |\n|---|---|---|---|---|---|\n` +
     `| GET /about (prerendered) | ${idle.about.rps.toFixed(0)} | ${busy.about.rps.toFixed(0)} | ${change(idle.about.rps, busy.about.rps)} | ${idle.about.p99} | ${busy.about.p99} |\n` +
     `| POST /api/phone-optin | ${idle.optin.rps.toFixed(0)} | ${busy.optin.rps.toFixed(0)} | ${change(idle.optin.rps, busy.optin.rps)} | ${idle.optin.p99} | ${busy.optin.p99} |`,
+);
+console.log(
+  `\nWhere the CPU went during the /about runs (share of one core; the machine has ${availableParallelism()}):\n\n| process | idle | sending |\n|---|---|---|\n` +
+    Object.keys(busyAbout.shares)
+      .map((group) => `| ${group} | ${(idleAbout.shares[group]! * 100).toFixed(1)}% | ${(busyAbout.shares[group]! * 100).toFixed(1)}% |`)
+      .join("\n"),
 );
 console.log(`\nServer process CPU without load: ${(idleCpu * 100).toFixed(1)}% of a core paused, ${(sendingCpu * 100).toFixed(1)}% of a core sending.`);
 server.kill("SIGTERM");
