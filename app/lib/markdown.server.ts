@@ -3,6 +3,7 @@ import { markedSmartypants } from "marked-smartypants";
 import { smartypantsu } from "smartypants";
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 import { labelTableCells } from "./article-tables";
+import { mediaPictureHtml } from "./media-picture";
 
 /** The characters SmartyPants rewrites; as entities they are left alone. */
 const SMARTYPANTS_CHARACTERS = /[-.'"`]/g;
@@ -20,6 +21,10 @@ const marked = new Marked(
         if (token.text !== token.href && `mailto:${token.text}` !== token.href) return false;
         const text = escapeHtml(token.text).replace(SMARTYPANTS_CHARACTERS, (char) => `&#${char.charCodeAt(0)};`);
         return `<a href="${escapeHtml(token.href)}">${text}</a>`;
+      },
+      // An uploaded image becomes the same <picture> as <ResponsiveImage>; others stay as marked writes them.
+      image(token) {
+        return mediaPictureHtml(token.href, token.text);
       },
     },
   },

@@ -213,3 +213,16 @@ export const ALERT_NOTICES = {
   notAllowed: { title: "Not Possible", description: "This alert changed meanwhile; reload the page.", variant: "error" },
   failed: { title: "Error", description: "The alert could not be updated. Please try again.", variant: "error" },
 } as const satisfies Record<string, Notice>;
+
+/** People and roles (/admin/people). */
+export const PEOPLE_NOTICES = {
+  changed: { title: "Role Changed", description: "The new role applies from the person's next page load.", variant: "success" },
+  lastAdmin: {
+    title: "Not Changed",
+    description: "This is the last admin account. Make someone else an admin first, so that the site keeps an admin.",
+    variant: "error",
+  },
+  unchanged: { title: "Not Changed", description: "The account already has this role.", variant: "info" },
+  notFound: { title: "Not Changed", description: "This account no longer exists. Reload the page.", variant: "error" },
+  invalid: { title: "Not Changed", description: "Choose reader, editor or admin.", variant: "error" },
+} as const satisfies Record<string, Notice>;
