@@ -5,7 +5,7 @@
  * <ResponsiveImage> all use these rules.
  */
 export const MEDIA_WIDTHS = [480, 800, 1200, 1600] as const;
-export const MEDIA_MAX_WIDTH = MEDIA_WIDTHS[MEDIA_WIDTHS.length - 1];
+export const MEDIA_MAX_WIDTH: number = MEDIA_WIDTHS[MEDIA_WIDTHS.length - 1]!;
 export const MEDIA_FORMATS = ["avif", "webp", "jpeg"] as const;
 export type MediaFormat = (typeof MEDIA_FORMATS)[number];
 export const MEDIA_EXTENSIONS: Record<MediaFormat, string> = { avif: "avif", webp: "webp", jpeg: "jpg" };

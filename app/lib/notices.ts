@@ -226,3 +226,22 @@ export const PEOPLE_NOTICES = {
   notFound: { title: "Not Changed", description: "This account no longer exists. Reload the page.", variant: "error" },
   invalid: { title: "Not Changed", description: "Choose reader, editor or admin.", variant: "error" },
 } as const satisfies Record<string, Notice>;
+
+/** Image uploads (/admin/media and the editor's image button); the keys are the service's codes. */
+export const MEDIA_NOTICES = {
+  uploaded: { title: "Image Uploaded", description: "Resized for every screen. Use its Markdown line in an article.", variant: "success" },
+  alt_required: {
+    title: "Alt Text Required",
+    description: "Describe the image in at least 5 characters, for readers who cannot see it.",
+    variant: "error",
+  },
+  alt_too_long: { title: "Alt Text Too Long", description: "Keep the description to 300 characters or fewer.", variant: "error" },
+  not_image: {
+    title: "Not an Image",
+    description: "This file is not an image we can read. Upload a JPEG, PNG, WebP, AVIF, GIF or TIFF picture.",
+    variant: "error",
+  },
+  too_many_pixels: { title: "Image Too Large", description: "The picture has more than 50 megapixels. Scale it down and try again.", variant: "error" },
+  no_file: { title: "No File", description: "Choose an image file to upload.", variant: "error" },
+  refused: { title: "Not Uploaded", description: "The upload could not be read. Please try again.", variant: "error" },
+} as const satisfies Record<string, Notice>;

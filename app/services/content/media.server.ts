@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import sharp from "sharp";
+import sharp, { type Metadata, type Sharp } from "sharp";
 import type { Db } from "~/db/client.server";
 import { auditLog, mediaAssets, mediaFiles } from "~/db/schema";
 import { largestWidth, MEDIA_FORMATS, mediaReference, srcsetWidths, type MediaFormat } from "~/lib/media-image";
@@ -14,7 +14,7 @@ export const MEDIA_PAGE_SIZE = 24;
 /** Formats sharp reads that people upload as photos or graphics (the content decides, not the name). */
 const ACCEPTED_INPUT = new Set(["jpeg", "png", "webp", "avif", "heif", "gif", "tiff"]);
 
-const ENCODE: Record<MediaFormat, (image: sharp.Sharp) => sharp.Sharp> = {
+const ENCODE: Record<MediaFormat, (image: Sharp) => Sharp> = {
   avif: (image) => image.avif({ quality: 50, effort: 3 }),
   webp: (image) => image.webp({ quality: 75 }),
   jpeg: (image) => image.jpeg({ quality: 80, mozjpeg: true }),
@@ -43,7 +43,7 @@ type ResizedFile = { format: MediaFormat; width: number; height: number; bytes: 
  * than the original.
  */
 export async function resizeImage(input: string | Buffer): Promise<{ ok: true; files: ResizedFile[] } | { ok: false; code: "not_image" | "too_many_pixels" }> {
-  let metadata: sharp.Metadata;
+  let metadata: Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
