@@ -18,7 +18,3 @@ export async function action({ request }: Route.ActionArgs) {
   }
   return Response.json({ html: renderArticlePreview(form.get("body") ?? "", getPublicSiteConfig()) }, { headers });
 }
-
-export function loader() {
-  return new Response("Method not allowed\n", { status: 405, headers: { Allow: "POST", "Content-Type": "text/plain; charset=utf-8" } });
-}
