@@ -11,6 +11,10 @@ export type MediaFormat = (typeof MEDIA_FORMATS)[number];
 export const MEDIA_EXTENSIONS: Record<MediaFormat, string> = { avif: "avif", webp: "webp", jpeg: "jpg" };
 export const MEDIA_CONTENT_TYPES: Record<MediaFormat, string> = { avif: "image/avif", webp: "image/webp", jpeg: "image/jpeg" };
 
+/** Alt text of an upload: required, in these bounds (characters, trimmed). */
+export const ALT_MIN = 5;
+export const ALT_MAX = 300;
+
 export type MediaReference = { id: string; width: number; height: number };
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";

@@ -9,7 +9,8 @@ import { receiveMediaUpload } from "~/http/media-upload-request.server";
 import { pageParam } from "~/http/page-param";
 import { MEDIA_NOTICES, type Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
-import { ALT_MAX, ALT_MIN, listImages, MEDIA_PAGE_SIZE } from "~/services/content/media.server";
+import { ALT_MAX, ALT_MIN } from "~/lib/media-image";
+import { listImages, MEDIA_PAGE_SIZE } from "~/services/content/media.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireEditor(request);

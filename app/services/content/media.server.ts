@@ -2,14 +2,12 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import sharp, { type Metadata, type Sharp } from "sharp";
 import type { Db } from "~/db/client.server";
 import { auditLog, mediaAssets, mediaFiles } from "~/db/schema";
-import { largestWidth, MEDIA_FORMATS, mediaReference, srcsetWidths, type MediaFormat } from "~/lib/media-image";
+import { ALT_MAX, ALT_MIN, largestWidth, MEDIA_FORMATS, mediaReference, srcsetWidths, type MediaFormat } from "~/lib/media-image";
 
 /** An upload larger than this is refused with 413 before it is read further. */
 export const MEDIA_UPLOAD_MAX_BYTES = 15 * 1024 ** 2;
 /** Decompression bombs: a small file that decodes to a huge picture is refused. */
 export const MEDIA_MAX_PIXELS = 50_000_000;
-export const ALT_MIN = 5;
-export const ALT_MAX = 300;
 export const MEDIA_PAGE_SIZE = 24;
 /** Formats sharp reads that people upload as photos or graphics (the content decides, not the name). */
 const ACCEPTED_INPUT = new Set(["jpeg", "png", "webp", "avif", "heif", "gif", "tiff"]);
