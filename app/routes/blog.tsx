@@ -20,13 +20,14 @@ export function loader({ request }: Route.LoaderArgs) {
   const category = categoryBySlug(slug);
   // A mistyped or retired category is a missing page, not the whole list under a wrong address.
   if (slug !== null && !category) throw data(null, { status: 404 });
-  const featured = toTeaser(getFeaturedArticle());
+  const featuredArticle = getFeaturedArticle();
+  const featured = featuredArticle ? toTeaser(featuredArticle) : null;
   const articles = getArticlesInCategory(category?.slug ?? null).map(toTeaser);
   return {
     category: category ?? null,
     // "All Posts" shows the featured article on its own above the grid of the others.
     featured: category ? null : featured,
-    grid: category ? articles : articles.filter((article) => article.slug !== featured.slug),
+    grid: category || !featured ? articles : articles.filter((article) => article.slug !== featured.slug),
   };
 }
 
