@@ -14,6 +14,8 @@ export default [
     route("terms", "routes/legal.tsx", { id: "legal-terms" }),
     route("disclaimer", "routes/legal.tsx", { id: "legal-disclaimer" }),
     route("articles/:slug", "routes/article.tsx"),
+    route("authors/:slug", "routes/author.tsx"),
+    route("preview/articles/:id", "routes/preview.article.tsx"),
     route("auth", "routes/auth.tsx"),
     route("auth/forgot", "routes/auth.forgot.tsx"),
     route("auth/reset", "routes/auth.reset.tsx"),

@@ -1,4 +1,5 @@
 import { getArticles } from "~/content/index";
+import { ensurePublishedContent } from "~/content/published-content.server";
 import { getPublicSiteConfig } from "~/http/site.server";
 import { absoluteUrl } from "~/lib/seo";
 import { escapeXml } from "~/lib/xml";
@@ -9,7 +10,8 @@ function rfc822(isoTime: string) {
   return new Date(isoTime).toUTCString();
 }
 
-export function loader() {
+export async function loader() {
+  await ensurePublishedContent();
   const site = getPublicSiteConfig();
   const articles = getArticles();
   const items = articles.map((article) => {
