@@ -1,11 +1,13 @@
 import { NavLink, Outlet, isRouteErrorResponse, useRouteError } from "react-router";
 import type { Route } from "./+types/admin-layout";
-import { requireAdmin } from "~/auth/guards.server";
+import { requireEditor } from "~/auth/guards.server";
+import { ADMIN_ROLE } from "~/auth/auth.server";
 import { cn } from "~/lib/cn";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireAdmin(request, { allowWithout2fa: true });
-  return { email: user.email };
+  // Editors reach the editorial desk; every other admin page checks requireAdmin itself.
+  const user = await requireEditor(request, { allowWithout2fa: true });
+  return { email: user.email, isAdmin: user.role === ADMIN_ROLE };
 }
 
 // Signed-in pages are never cached by a browser or a CDN.
@@ -19,6 +21,8 @@ const ADMIN_NAV = [
   { to: "/admin/alerts", label: "Alerts" },
   { to: "/admin/subscribers", label: "Subscribers" },
   { to: "/admin/newsletter", label: "Newsletter" },
+  { to: "/admin/articles", label: "Articles", editor: true },
+  { to: "/admin/authors", label: "Authors", editor: true },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/inbox", label: "Inbox" },
   { to: "/admin/dnc", label: "Do-Not-Call" },
@@ -35,11 +39,11 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       </div>
       <nav aria-label="Admin" className="mt-4">
         <ul className="flex flex-wrap gap-2">
-          {ADMIN_NAV.map((item) => (
+          {ADMIN_NAV.filter((item) => loaderData.isAdmin || ("editor" in item && item.editor)).map((item) => (
             <li key={item.to}>
               <NavLink
                 to={item.to}
-                end
+                end={item.to !== "/admin/articles" && item.to !== "/admin/authors"}
                 className={({ isActive }) =>
                   cn("inline-block rounded-md px-3 py-2 text-sm font-semibold", isActive ? "bg-primary text-primary-foreground" : "text-primary hover:bg-muted")
                 }
