@@ -27,3 +27,13 @@ describe("typography in rendered Markdown", () => {
     expect(typographicText(`"ESG" investing -- short for it's...`)).toBe("\u201cESG\u201d investing \u2014 short for it\u2019s\u2026");
   });
 });
+
+describe("sponsored articles", () => {
+  it("marks every link rel=\"sponsored noopener\", replacing any rel the Markdown gave", () => {
+    const html = renderMarkdown('See [the offer](https://sponsor.example/x) and <a href="https://b.example" rel="follow">this</a>, or https://c.example.', site, { sponsored: true });
+    expect(html.match(/<a /g)).toHaveLength(3);
+    expect(html.match(/rel="sponsored noopener"/g)).toHaveLength(3);
+    expect(html).not.toContain('rel="follow"');
+    expect(render("[plain](https://example.com)")).not.toContain("sponsored");
+  });
+});
