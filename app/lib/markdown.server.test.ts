@@ -43,3 +43,13 @@ describe("uploaded images in Markdown", () => {
     expect(renderMarkdown("![A chart](/images/chart.png)", site)).toContain('<img src="/images/chart.png" alt="A chart">');
   });
 });
+
+describe("sponsored articles", () => {
+  it("marks every link rel=\"sponsored noopener\", replacing any rel the Markdown gave", () => {
+    const html = renderMarkdown('See [the offer](https://sponsor.example/x) and <a href="https://b.example" rel="follow">this</a>, or https://c.example.', site, { sponsored: true });
+    expect(html.match(/<a /g)).toHaveLength(3);
+    expect(html.match(/rel="sponsored noopener"/g)).toHaveLength(3);
+    expect(html).not.toContain('rel="follow"');
+    expect(render("[plain](https://example.com)")).not.toContain("sponsored");
+  });
+});

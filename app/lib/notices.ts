@@ -245,3 +245,28 @@ export const MEDIA_NOTICES = {
   no_file: { title: "No File", description: "Choose an image file to upload.", variant: "error" },
   refused: { title: "Not Uploaded", description: "The upload could not be read. Please try again.", variant: "error" },
 } as const satisfies Record<string, Notice>;
+
+/** The editorial desk (/admin/articles, /admin/authors). Keys may travel in `?done=` after a redirect. */
+export const ARTICLE_NOTICES = {
+  created: { title: "Draft Created", description: "The article is saved as a draft.", variant: "success" },
+  saved: { title: "Draft Saved", description: "Your changes are saved. Readers see them once you publish.", variant: "success" },
+  published: { title: "Article Published", description: "The article is live on every page that lists it.", variant: "success" },
+  updated: { title: "Article Updated", description: "Readers see the new version now.", variant: "success" },
+  scheduled: { title: "Article Scheduled", description: "It goes live at the time you picked, on its own.", variant: "success" },
+  unpublished: { title: "Article Unpublished", description: "Readers no longer see it; its address now answers that it was removed.", variant: "success" },
+  restored: { title: "Revision Restored", description: "The working copy is that revision again. Publish to show it to readers.", variant: "success" },
+  featured: { title: "Featured Article Changed", description: "The blog features this article now.", variant: "success" },
+  invalid: { title: "Please Check the Article", description: "Some fields need your attention.", variant: "error" },
+  stale: { title: "Changed Elsewhere", description: "Someone saved this article after you opened it. Reload it, then make your change again.", variant: "error" },
+  wrongState: { title: "Not Possible", description: "The article's status changed meanwhile; reload the page.", variant: "error" },
+  notFound: { title: "Not Found", description: "This article or revision does not exist.", variant: "error" },
+  authorCreated: { title: "Author Created", description: "The profile is saved.", variant: "success" },
+  authorSaved: { title: "Author Saved", description: "The profile and every byline show the change now.", variant: "success" },
+  authorInvalid: { title: "Please Check the Profile", description: "Some fields need your attention.", variant: "error" },
+} as const satisfies Record<string, Notice>;
+
+export type ArticleNoticeKey = keyof typeof ARTICLE_NOTICES;
+
+export function articleNotice(key: string | null): Notice | null {
+  return key && Object.hasOwn(ARTICLE_NOTICES, key) ? ARTICLE_NOTICES[key as ArticleNoticeKey] : null;
+}

@@ -20,7 +20,7 @@ function adminRoutes(entries: RouteEntry[], parent = ""): { path: string; file: 
  * their own two-factor page, images, and the article desk. Everything else is for admins only.
  */
 const EDITOR_FILES = new Set(["routes/admin-layout.tsx", "routes/admin-dashboard.tsx", "routes/admin-security.tsx", "routes/admin-media.tsx", "routes/admin-articles-preview.ts"]);
-const forEditors = (file: string) => EDITOR_FILES.has(file) || /^routes\/admin-articles?[-.]/.test(file);
+const forEditors = (file: string) => EDITOR_FILES.has(file) || /^routes\/admin-(articles?|authors?)[-.]/.test(file);
 
 const ALL = adminRoutes(routes as RouteEntry[]);
 // The layout has no path of its own; it wraps every /admin page.

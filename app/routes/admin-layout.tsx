@@ -20,6 +20,7 @@ export function headers() {
 const ADMIN_NAV: { to: string; label: string; editors?: true }[] = [
   { to: "/admin", label: "Dashboard" },
   { to: "/admin/articles", label: "Articles", editors: true },
+  { to: "/admin/authors", label: "Authors", editors: true },
   { to: "/admin/media", label: "Images", editors: true },
   { to: "/admin/sms", label: "Welcome SMS" },
   { to: "/admin/alerts", label: "Alerts" },
@@ -47,7 +48,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             <li key={item.to}>
               <NavLink
                 to={item.to}
-                end
+                end={item.to !== "/admin/articles" && item.to !== "/admin/authors"}
                 className={({ isActive }) =>
                   cn("inline-block rounded-md px-3 py-2 text-sm font-semibold", isActive ? "bg-primary text-primary-foreground" : "text-primary hover:bg-muted")
                 }

@@ -1,4 +1,4 @@
-import CodeMirror, { EditorView, keymap, type ReactCodeMirrorRef } from "@uiw/react-codemirror";
+import CodeMirror, { EditorView, keymap } from "@uiw/react-codemirror";
 import { markdown } from "@codemirror/lang-markdown";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { ALT_MAX, ALT_MIN } from "~/lib/media-image";
@@ -12,6 +12,8 @@ type MarkdownEditorProps = {
   labelId: string;
   /** Ids of hints and errors that describe the field. */
   describedBy?: string;
+  /** Called once the editor is on the page (the textarea is then hidden). */
+  onShown: () => void;
 };
 
 const theme = EditorView.theme({
@@ -25,26 +27,49 @@ const theme = EditorView.theme({
  * CodeMirror 6 over the article's Markdown (loaded on the article editor only, see
  * article-body-field.tsx), with a formatting toolbar, image upload, and the live preview beside it.
  */
-export default function MarkdownEditor({ textarea, labelId, describedBy }: MarkdownEditorProps) {
-  const editor = useRef<ReactCodeMirrorRef>(null);
+type Command = (text: string, selection: { from: number; to: number }) => Edit;
+
+/** Runs a toolbar command on the editor's text and selection. */
+function applyTo(view: EditorView | null, command: Command) {
+  if (!view) return false;
+  const { from, to } = view.state.selection.main;
+  const edit = command(view.state.doc.toString(), { from, to });
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: edit.text }, selection: { anchor: edit.from, head: edit.to } });
+  view.focus();
+  return true;
+}
+
+/** Every edit goes to the form field, with the input event the autosave listens for. */
+function writeBack(field: HTMLTextAreaElement, next: string) {
+  field.value = next;
+  field.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+const bold: Command = (text, selection) => wrap(text, selection, "**", "bold text");
+const italic: Command = (text, selection) => wrap(text, selection, "_", "italic text");
+
+const TOOLS: { label: string; shortcut?: string; command: Command }[] = [
+  { label: "Bold", shortcut: "Control+B", command: bold },
+  { label: "Italic", shortcut: "Control+I", command: italic },
+  { label: "Heading", command: (text, selection) => prefixLines(text, selection, "## ") },
+  { label: "Link", shortcut: "Control+K", command: link },
+  { label: "Bulleted list", command: (text, selection) => prefixLines(text, selection, "- ") },
+  { label: "Quote", command: (text, selection) => prefixLines(text, selection, "> ") },
+  { label: "Table", command: (text, selection) => insertBlock(text, selection, TABLE_TEMPLATE) },
+];
+
+const toolClass =
+  "rounded-md border border-input bg-background px-2.5 py-1.5 text-sm font-semibold text-primary hover:bg-muted focus-visible:outline-3 focus-visible:outline-ring";
+
+/**
+ * CodeMirror 6 over the article's Markdown (loaded on the article editor only, see
+ * article-body-field.tsx), with a formatting toolbar, image upload, and the live preview beside it.
+ */
+export default function MarkdownEditor({ textarea, labelId, describedBy, onShown }: MarkdownEditorProps) {
+  const [view, setView] = useState<EditorView | null>(null);
   const [value, setValue] = useState(textarea.value);
   const [imageOpen, setImageOpen] = useState(false);
-
-  // Every edit goes to the form field, with the input event the autosave listens for.
-  const update = (next: string) => {
-    setValue(next);
-    textarea.value = next;
-    textarea.dispatchEvent(new Event("input", { bubbles: true }));
-  };
-
-  const apply = (command: (text: string, selection: { from: number; to: number }) => Edit) => {
-    const view = editor.current?.view;
-    if (!view) return;
-    const { from, to } = view.state.selection.main;
-    const edit = command(view.state.doc.toString(), { from, to });
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: edit.text }, selection: { anchor: edit.from, head: edit.to } });
-    view.focus();
-  };
+  useEffect(() => onShown(), [onShown]);
 
   const extensions = useMemo(
     () => [
@@ -53,66 +78,46 @@ export default function MarkdownEditor({ textarea, labelId, describedBy }: Markd
       theme,
       EditorView.contentAttributes.of({ "aria-labelledby": labelId, ...(describedBy ? { "aria-describedby": describedBy } : {}) }),
       keymap.of([
-        { key: "Mod-b", run: () => (apply((text, selection) => wrap(text, selection, "**", "bold text")), true) },
-        { key: "Mod-i", run: () => (apply((text, selection) => wrap(text, selection, "_", "italic text")), true) },
-        { key: "Mod-k", run: () => (apply(link), true) },
+        { key: "Mod-b", run: (target) => applyTo(target, bold) },
+        { key: "Mod-i", run: (target) => applyTo(target, italic) },
+        { key: "Mod-k", run: (target) => applyTo(target, link) },
       ]),
     ],
-    // The commands read the editor through its ref; the extensions are made once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [labelId, describedBy],
   );
-
-  const tools: { label: string; shortcut?: string; run: () => void }[] = [
-    { label: "Bold", shortcut: "Control+B", run: () => apply((text, selection) => wrap(text, selection, "**", "bold text")) },
-    { label: "Italic", shortcut: "Control+I", run: () => apply((text, selection) => wrap(text, selection, "_", "italic text")) },
-    { label: "Heading", run: () => apply((text, selection) => prefixLines(text, selection, "## ")) },
-    { label: "Link", shortcut: "Control+K", run: () => apply(link) },
-    { label: "Bulleted list", run: () => apply((text, selection) => prefixLines(text, selection, "- ")) },
-    { label: "Quote", run: () => apply((text, selection) => prefixLines(text, selection, "> ")) },
-    { label: "Table", run: () => apply((text, selection) => insertBlock(text, selection, TABLE_TEMPLATE)) },
-  ];
 
   return (
     <div className="grid gap-6 xl:grid-cols-2">
       <div className="min-w-0 space-y-2">
         <div role="toolbar" aria-label="Formatting" aria-controls={`${labelId}-editor`} className="flex flex-wrap gap-1">
-          {tools.map((tool) => (
-            <button
-              key={tool.label}
-              type="button"
-              onClick={tool.run}
-              aria-keyshortcuts={tool.shortcut}
-              className="rounded-md border border-input bg-background px-2.5 py-1.5 text-sm font-semibold text-primary hover:bg-muted focus-visible:outline-3 focus-visible:outline-ring"
-            >
+          {TOOLS.map((tool) => (
+            <button key={tool.label} type="button" onClick={() => applyTo(view, tool.command)} aria-keyshortcuts={tool.shortcut} className={toolClass}>
               {tool.label}
             </button>
           ))}
-          <button
-            type="button"
-            aria-expanded={imageOpen}
-            onClick={() => setImageOpen((open) => !open)}
-            className="rounded-md border border-input bg-background px-2.5 py-1.5 text-sm font-semibold text-primary hover:bg-muted focus-visible:outline-3 focus-visible:outline-ring"
-          >
+          <button type="button" aria-expanded={imageOpen} onClick={() => setImageOpen((open) => !open)} className={toolClass}>
             Image
           </button>
         </div>
         {imageOpen ? (
           <ImageUpload
             onInserted={(markdownLine) => {
-              apply((text, selection) => insertBlock(text, selection, markdownLine));
+              applyTo(view, (text, selection) => insertBlock(text, selection, markdownLine));
               setImageOpen(false);
             }}
           />
         ) : null}
         <div id={`${labelId}-editor`}>
           <CodeMirror
-            ref={editor}
             value={value}
-            onChange={update}
+            onChange={(next) => {
+              setValue(next);
+              writeBack(textarea, next);
+            }}
+            onCreateEditor={(created) => setView(created)}
             extensions={extensions}
             indentWithTab={false}
-            basicSetup={{ lineNumbers: false, foldGutter: false, highlightActiveLineGutter: false, autocompletion: false, searchKeymap: true }}
+            basicSetup={{ lineNumbers: false, foldGutter: false, highlightActiveLineGutter: false, autocompletion: false }}
             theme="light"
           />
         </div>
