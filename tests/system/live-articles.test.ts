@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase } from "../support/test-db";
 import { openSiteDatabase, rows } from "./support/inspect";
 import { createAdmin, signIn } from "./support/admin-session";
-import { BUILD_SITE_URL, startSite, type SiteProcess } from "./support/site";
+import { startSite, type SiteProcess } from "./support/site";
 import { randomClientIp } from "./support/traffic";
 
 const ADMIN = { email: "live-articles@patriotinvestor.example", password: "Lexington-Green-1775!" };
@@ -51,7 +51,7 @@ describe("articles published through one process, served by another", () => {
   const post = (path: string, form: URLSearchParams) =>
     fetch(`${a.url}${path}`, {
       method: "POST",
-      headers: { Cookie: cookie, Origin: BUILD_SITE_URL, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": randomClientIp() },
+      headers: { Cookie: cookie, Origin: a.url, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": randomClientIp() },
       body: form,
       redirect: "manual",
     });
@@ -90,7 +90,7 @@ describe("articles published through one process, served by another", () => {
   it("publishes through A's admin: B serves the page, the blog, RSS and the sitemap from memory within 2 s; unpublishing makes B answer 410 within 2 s", async () => {
     const slug = "treasury-auction-signals";
     const published = await post("/admin/articles/new", articleForm({ intent: "publish", title: "What the Treasury auction signals", slug, authorId }));
-    expect(published.status).toBe(302);
+    expect(published.status, await published.clone().text()).toBe(302);
     const articleId = /\/admin\/articles\/([0-9a-f-]{36})\?done=published/.exec(published.headers.get("location") ?? "")?.[1];
     expect(articleId).toBeTruthy();
     const publishedAt = performance.now();
