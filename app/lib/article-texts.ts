@@ -37,3 +37,5 @@ export const ARTICLE_TEXTS = {
   removedDescription: "The article you are looking for is no longer published.",
   previewBanner: "Preview of an unpublished version: readers do not see this page.",
 } as const;
+
+export const ARTICLE_STATUS_LABEL: Record<string, string> = { draft: "Draft", scheduled: "Scheduled", published: "Published" };

@@ -11,6 +11,7 @@ import { readFormParamsOrAnswer } from "~/http/body.server";
 import { ARTICLE_FORM_LIMIT, articleFailure, articleInput, expectedVersion, scheduleTime } from "~/http/article-admin.server";
 import { getEnv } from "~/http/env.server";
 import { ARTICLE_NOTICES, articleNotice } from "~/lib/notices";
+import { ARTICLE_STATUS_LABEL } from "~/lib/article-texts";
 import { pageMeta } from "~/lib/route-meta";
 import { formatInZone } from "~/lib/zoned-time";
 import {
@@ -26,7 +27,6 @@ import {
 import { listAuthors } from "~/services/content/authors.server";
 import { markFeatured } from "~/services/content/featured.server";
 import { PREVIEW_LINK_DAYS, signPreviewToken } from "~/services/content/preview-token.server";
-import { ARTICLE_STATUS_LABEL } from "./admin-articles";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -67,6 +67,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     authors: authors.map((author) => ({ id: author.id, name: author.name })),
     revisions: revisions.map((revision) => ({ ...revision, createdAt: formatInZone(revision.createdAt, "America/New_York") })),
     previewUrl: `${env.SITE_URL}/preview/articles/${article.id}?token=${preview.token}`,
+    previewDays: PREVIEW_LINK_DAYS,
     notice: articleNotice(new URL(request.url).searchParams.get("done")),
   };
 }
@@ -143,7 +144,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageMeta(matches, { title: loaderData ? `Edit: ${loaderData.values.title}` : "Article", description: "Edit an article.", path: "/admin/articles", noindex: true });
 
 export default function AdminArticle({ loaderData, actionData }: Route.ComponentProps) {
-  const { article, authors, revisions, previewUrl, notice } = loaderData;
+  const { article, authors, revisions, previewUrl, previewDays, notice } = loaderData;
   const failed = actionData && "notice" in actionData ? actionData : null;
   const values = { ...loaderData.values, ...(failed && "values" in failed ? (failed.values as Partial<ArticleFormValues>) : {}) };
   return (
@@ -186,7 +187,7 @@ export default function AdminArticle({ loaderData, actionData }: Route.Component
         <div className="space-y-6">
           <Card className="space-y-3 p-6">
             <h2 className="text-lg font-bold text-primary">Preview</h2>
-            <p className="text-sm text-muted-foreground">Anyone with this link sees the saved working copy for {PREVIEW_LINK_DAYS} days; search engines do not index it.</p>
+            <p className="text-sm text-muted-foreground">Anyone with this link sees the saved working copy for {previewDays} days; search engines do not index it.</p>
             <a href={previewUrl} className="break-all text-sm font-semibold text-primary underline" data-testid="preview-link">
               Open the preview
             </a>

@@ -7,12 +7,12 @@ import { NoticeBanner } from "~/components/ui/notice-banner";
 import { ARTICLE_CATEGORIES } from "~/config/categories";
 import { getDb } from "~/db/database.server";
 import { articleNotice } from "~/lib/notices";
+import { ARTICLE_STATUS_LABEL } from "~/lib/article-texts";
 import { pageMeta } from "~/lib/route-meta";
 import { formatInZone } from "~/lib/zoned-time";
 import { listArticles, type ArticleFilters } from "~/services/content/articles.server";
 import { listAuthors } from "~/services/content/authors.server";
 
-export const ARTICLE_STATUS_LABEL: Record<string, string> = { draft: "Draft", scheduled: "Scheduled", published: "Published" };
 const STATUSES = ["draft", "scheduled", "published"] as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
