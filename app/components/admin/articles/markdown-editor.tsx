@@ -1,5 +1,5 @@
 import CodeMirror, { EditorView, keymap } from "@uiw/react-codemirror";
-import { markdown } from "@codemirror/lang-markdown";
+import { markdownLanguage } from "@codemirror/lang-markdown";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { ALT_MAX, ALT_MIN } from "~/lib/media-image";
 import { imageMarkdown, insertBlock, link, prefixLines, TABLE_TEMPLATE, wrap, type Edit } from "./markdown-commands";
@@ -73,7 +73,9 @@ export default function MarkdownEditor({ textarea, labelId, describedBy, onShown
 
   const extensions = useMemo(
     () => [
-      markdown(),
+      // The Markdown grammar (GFM: tables, strikethrough) without lang-markdown's embedded HTML,
+      // CSS and JavaScript grammars: a third less JavaScript for the editor.
+      markdownLanguage.extension,
       EditorView.lineWrapping,
       theme,
       EditorView.contentAttributes.of({ "aria-labelledby": labelId, ...(describedBy ? { "aria-describedby": describedBy } : {}) }),
