@@ -155,7 +155,7 @@ test("an admin turns on two-factor sign-in and then needs a code to sign in", as
   const closed = await adminPage.request.post("/api/auth/admin/set-role", { data: { userId: "x", role: "admin" }, headers: { Origin: new URL(adminPage.url()).origin } });
   expect(closed.status()).toBe(404);
   await gotoHydrated(adminPage, `/admin/people?q=${encodeURIComponent(email)}`);
-  await adminPage.getByLabel(`Role of ${email}`).selectOption("admin");
+  await adminPage.getByLabel(`Role of ${email}`, { exact: true }).selectOption("admin");
   await adminPage.getByRole("button", { name: `Change the role of ${email}` }).click();
   await expect(adminPage.getByText(`${email} is now admin.`)).toBeVisible();
   await (await adminContext).close();

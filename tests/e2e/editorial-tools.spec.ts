@@ -38,13 +38,13 @@ test("an admin makes a reader an editor on the People page; the editor then sees
   await expect(admin.getByRole("cell", { name: "Reader", exact: true })).toBeVisible();
   const axe = await new AxeBuilder({ page: admin }).withTags(AXE_TAGS).analyze();
   expect(axe.violations.map((violation) => violation.id)).toEqual([]);
-  await admin.getByLabel(`Role of ${email}`).selectOption("editor");
+  await admin.getByLabel(`Role of ${email}`, { exact: true }).selectOption("editor");
   await admin.getByRole("button", { name: `Change the role of ${email}` }).click();
   await expect(admin.getByText(`${email} is now editor.`)).toBeVisible();
   await expect(admin.getByRole("cell", { name: "Editor", exact: true })).toBeVisible();
   // The last admin cannot demote themself.
   await gotoHydrated(admin, `/admin/people?q=${encodeURIComponent(E2E_ADMIN.email)}`);
-  await admin.getByLabel(`Role of ${E2E_ADMIN.email}`).selectOption("reader");
+  await admin.getByLabel(`Role of ${E2E_ADMIN.email}`, { exact: true }).selectOption("reader");
   await admin.getByRole("button", { name: `Change the role of ${E2E_ADMIN.email}` }).click();
   await expect(admin.getByText(/This is the last admin account/)).toBeVisible();
   await adminContext.close();
@@ -68,7 +68,7 @@ test("the article editor: typing updates the preview, an uploaded image is inser
   test.setTimeout(90_000);
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
   const slug = `editor-test-${Date.now()}`;
-  await page.getByLabel("Title").fill("Editor test: the Markdown desk");
+  await page.getByLabel("Title", { exact: true }).fill("Editor test: the Markdown desk");
   await page.getByLabel(/^Slug/).fill(slug);
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
@@ -123,7 +123,7 @@ test("without JavaScript the article body is a plain textarea that saves", async
   await page.getByLabel("Password").fill(E2E_ADMIN.password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/admin\/articles\/new/);
-  await page.getByLabel("Title").fill("No-script test: plain body field");
+  await page.getByLabel("Title", { exact: true }).fill("No-script test: plain body field");
   await page.getByLabel(/^Slug/).fill(`no-script-${Date.now()}`);
   await page.getByLabel("Body (Markdown)").fill("Typed without any script.\n\n| A | B |\n|---|---|\n| 1 | 2 |");
   await page.getByRole("button", { name: "Save draft" }).click();
