@@ -1,13 +1,12 @@
 import type { Config } from "@react-router/dev/config";
-import { loadArticlesFromDisk } from "./app/content/articles-from-disk";
 import { PRERENDERED_PATHS } from "./app/config/rendering";
 
 export default {
   ssr: true,
-  // Reading every article here validates the frontmatter (zod) before anything is rendered:
-  // a broken article fails the build instead of a page.
+  // Pages that do not depend on the database. Articles, the blog, the home page, RSS, the sitemap
+  // and the author pages are rendered from the database at start and on every change
+  // (server/live-pages.ts, decision 049): the build has no database.
   async prerender() {
-    const articles = loadArticlesFromDisk();
-    return [...PRERENDERED_PATHS, ...articles.map((article) => `/articles/${article.slug}`)];
+    return [...PRERENDERED_PATHS];
   },
 } satisfies Config;

@@ -111,10 +111,11 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const isNotFound = isRouteErrorResponse(error) && error.status === 404;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const isNotFound = status === 404 || status === 410;
   return (
     <SiteChrome>
-      <Suspense fallback={null}>{isNotFound ? <NotFoundView /> : <ErrorView error={error} />}</Suspense>
+      <Suspense fallback={null}>{isNotFound ? <NotFoundView status={status === 410 ? 410 : 404} /> : <ErrorView error={error} />}</Suspense>
     </SiteChrome>
   );
 }

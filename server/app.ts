@@ -12,10 +12,13 @@ import { createRequestHandler } from "react-router";
 import { getEnv } from "~/http/env.server";
 import { logger, requestContext } from "~/http/logger.server";
 import { getDatabase, setDatabaseRole } from "~/db/database.server";
-import { startRuntime, stopRuntime } from "~/http/runtime.server";
+import { getContentSync, startRuntime, stopRuntime } from "~/http/runtime.server";
+import { setSnapshot } from "~/content/published";
+import { loadPublishedSnapshot } from "~/services/content/published.server";
 import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
 import { answerFromMemory, loadMemoryPages } from "./pages";
+import { createLivePages } from "./live-pages";
 import { sendFile, sendPrefilled } from "./serve-static";
 import { handleFastRoute } from "./fast-routes";
 import { isCrossSiteWrite } from "./request-guard";
@@ -23,6 +26,12 @@ import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/data
 import { REFUSALS } from "~/http/refusals";
 
 export { prerenderViews, renderPage } from "./prerender-views";
+export { renderLivePages } from "./live-pages";
+
+/** Loads the published articles without starting a server (reference renders in tests and benchmarks). */
+export async function loadPublishedContent() {
+  setSnapshot(await loadPublishedSnapshot((await getDatabase()).db));
+}
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -46,6 +55,20 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
+  // The content pages are rendered from the database before the first request, and again on
+  // every change (decision 049): no content page is ever answered from a stale or missing set.
+  const livePages = createLivePages(
+    pages,
+    env.MAIN_DOMAINS[0]!,
+    (stats) => logger.info({ ...stats }, "live pages rendered"),
+    (error) => logger.error({ err: error }, "could not render the live pages; the previous ones stay"),
+  );
+  const contentSync = getContentSync();
+  contentSync.onSnapshot(() => livePages.refresh());
+  const renderStarted = performance.now();
+  await livePages.refresh();
+  if (pages.live.size === 0) throw new Error("The live pages could not be rendered; see the log above.");
+  const liveRenderMs = Math.round(performance.now() - renderStarted);
   const securityHeaders = baseSecurityHeaders(production);
   const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), production ? "production" : "development");
   // A request that failed because the database is unreachable leaves a note (handleError,
@@ -107,7 +130,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
-  logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
+  logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size, livePages: pages.live.size, liveRenderMs }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
 
   let closing: Promise<void> | undefined;
   // Stop accepting, let in-flight requests finish (up to the deadline), then stop the outbox

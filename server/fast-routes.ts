@@ -7,15 +7,26 @@ import { GENERIC_SUBSCRIPTION_ERROR } from "~/lib/notices";
 import { DATABASE_RETRY_AFTER_SECONDS, REFUSALS } from "~/http/refusals";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { answerShortLink, SHORT_LINK_NOT_FOUND_HTML } from "~/http/short-link.server";
+import { createRequestListener } from "@remix-run/node-fetch-server";
+import { getDb } from "~/db/database.server";
+import { answerMediaFile } from "~/http/media-files.server";
+import { mediaUploadJson } from "~/http/media-upload-request.server";
 
 /**
  * Endpoints answered without the router: the JSON opt-in is the busiest POST (ad traffic), and
  * React Router's per-request route matching and Request/Response objects cost a quarter of its
- * CPU. Same handler as app/routes/api.phone-optin.ts, same answers.
+ * CPU. Same handler as app/routes/api.phone-optin.ts, same answers. Uploaded images are served
+ * here from memory, and the editor's JSON image upload is answered here (the router would turn a
+ * page action's JSON into HTML).
  */
 export function handleFastRoute(req: IncomingMessage, res: ServerResponse): boolean {
   const path = (req.url ?? "").split("?")[0]!;
   if (path.startsWith("/l/")) return shortLink(req, res, path.slice(3));
+  if (path.startsWith("/media/")) return mediaFile(req, res, path);
+  if (path === "/admin/media" && req.method === "POST" && /application\/json/i.test(String(req.headers.accept ?? ""))) {
+    void mediaUploadListener(req, res);
+    return true;
+  }
   if (path !== "/api/phone-optin") return false;
   void phoneOptIn(req, res).catch((error: unknown) => {
     if (res.headersSent) return res.destroy();
@@ -56,6 +67,36 @@ function shortLink(req: IncomingMessage, res: ServerResponse, code: string) {
     });
   return true;
 }
+
+/** Uploaded images: from memory (filled from the database), immutable. */
+function mediaFile(req: IncomingMessage, res: ServerResponse, path: string) {
+  const method = req.method ?? "GET";
+  answerMediaFile(method, path, req.headers["if-none-match"])
+    .then((answer) => {
+      res.writeHead(answer.status, answer.headers);
+      res.end(method === "HEAD" || answer.status === 304 ? undefined : answer.body);
+    })
+    .catch((error: unknown) => {
+      if (res.headersSent) return res.destroy();
+      if (noteIfDatabaseUnavailable(error)) {
+        res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) });
+        return res.end(`${REFUSALS.databaseUnavailable}\n`);
+      }
+      logger.error({ err: error, path }, "unexpected error serving an image");
+      res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end("Something went wrong.\n");
+    });
+  return true;
+}
+
+/** The image button's upload (JSON answer); the page's form posts the same fields through the router. */
+const mediaUploadListener = createRequestListener((request) =>
+  mediaUploadJson(request, getDb).catch((error: unknown) => {
+    const unavailable = noteIfDatabaseUnavailable(error);
+    if (!unavailable) logger.error({ err: error }, "unexpected error in an image upload");
+    return Response.json({ error: unavailable ? REFUSALS.databaseUnavailable : "Something went wrong." }, { status: unavailable ? 503 : 500 });
+  }),
+);
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);

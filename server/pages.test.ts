@@ -10,8 +10,10 @@ const page = (name: string) =>
 const FILES = { about: page("about"), blog: page("blog"), optIn: page("opt-in"), asset: page("asset") };
 const VIEWS = { home: page("home"), optInHost: page("opt-in host"), metals: page("metals") };
 const pages: MemoryPages = {
-  files: new Map([["/about", FILES.about], ["/blog", FILES.blog], ["/opt-in", FILES.optIn], ["/assets/app.js", FILES.asset]]),
-  views: new Map([["/#home", VIEWS.home], ["/#opt-in", VIEWS.optInHost], ["/blog?category=precious-metals", VIEWS.metals]]),
+  files: new Map([["/about", FILES.about], ["/opt-in", FILES.optIn], ["/assets/app.js", FILES.asset]]),
+  views: new Map([["/#opt-in", VIEWS.optInHost]]),
+  // Rendered from the database (server/live-pages.ts).
+  live: new Map([["/blog", FILES.blog], ["/#home", VIEWS.home], ["/blog?category=precious-metals", VIEWS.metals]]),
   optIn: prefillTemplate(FILES.optIn),
   optInHost: prefillTemplate(VIEWS.optInHost),
   mainDomains: ["patriotinvestor.example"],

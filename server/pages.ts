@@ -13,6 +13,11 @@ export type MemoryPages = {
   files: Map<string, StaticFile>;
   /** build/views by PRERENDERED_VIEWS key. */
   views: Map<string, StaticFile>;
+  /**
+   * The pages made from the database (server/live-pages.ts), keyed by path or view key; replaced
+   * as a whole on every content change. Looked up before the build's files and views.
+   */
+  live: Map<string, StaticFile>;
   /** /opt-in, and `/` on any host that is not a main domain, ready for a prefill. */
   optIn?: PrefillTemplate;
   optInHost?: PrefillTemplate;
@@ -29,6 +34,7 @@ export function loadMemoryPages(buildDir: string, mainDomains: readonly string[]
   return {
     files,
     views,
+    live: new Map(),
     optIn: optIn && prefillTemplate(optIn),
     optInHost: optInHost && prefillTemplate(optInHost),
     mainDomains,
@@ -51,7 +57,9 @@ function prefilled(template: PrefillTemplate | undefined, params: URLSearchParam
  * - `/` by Host: the home or the opt-in document;
  * - `/opt-in` (and `/` on opt-in hosts) with any query string: the opt-in document with its
  *   prefill written in;
- * - `/blog?category=<known slug>`: its prerendered view (an unknown one goes to the router: 404).
+ * - `/blog?category=<known slug>`: its prerendered view (an unknown one goes to the router: 404);
+ * - the live pages (articles, blog, home, authors, RSS, sitemap) rendered from the database,
+ *   while their article or author is public (a removed one goes to the router: 404 or 410).
  * A `notice` parameter always goes to the router (the root layout shows that notice).
  * Undefined means: let the router render it.
  */
@@ -82,7 +90,7 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
   const query = queryAt < 0 ? "" : url.slice(queryAt + 1);
   if (!query) {
     if (pathname === "/") return homeOrOptIn(req, pages, undefined);
-    const file = pages.files.get(pathname);
+    const file = pages.live.get(pathname) ?? pages.files.get(pathname);
     return file && { file };
   }
   if (pathname !== "/" && pathname !== "/opt-in" && pathname !== "/blog") return undefined;
@@ -97,13 +105,13 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
   if (pathname === "/opt-in") return prefilled(pages.optIn, params);
   if (pathname === "/") return homeOrOptIn(req, pages, params);
   const category = params.get("category");
-  const view = category === null ? pages.files.get("/blog") : pages.views.get(`/blog?category=${category}`);
+  const view = category === null ? pages.live.get("/blog") : pages.live.get(`/blog?category=${category}`);
   return view && { file: view };
 }
 
 function homeOrOptIn(req: IncomingMessage, pages: MemoryPages, params: URLSearchParams | undefined): MemoryAnswer | undefined {
   if (isMainDomain(req.headers.host, pages.mainDomains)) {
-    const home = pages.views.get("/#home");
+    const home = pages.live.get("/#home");
     return home && { file: home };
   }
   if (!params) {

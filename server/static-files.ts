@@ -52,6 +52,20 @@ function contentTypeFor(file: string) {
   return CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream";
 }
 
+/** A file made in memory (server/live-pages.ts) with its compressed twins, sent like a file of the build. */
+export function staticFileFromBody(body: Buffer, urlPath: string, options: { contentType: string; gzip?: Buffer; brotli?: Buffer }): StaticFile {
+  const isPage = options.contentType.startsWith("text/html");
+  return {
+    contentSecurityPolicy: isPage ? contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))) : undefined,
+    body,
+    gzip: options.gzip,
+    brotli: options.brotli,
+    contentType: options.contentType,
+    cacheControl: cacheControlFor(urlPath.split("?")[0]!),
+    etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`,
+  };
+}
+
 /** One file with its .br/.gz twins (made at build time) and what is sent with it. */
 export function loadStaticFile(file: string, urlPath: string): StaticFile {
   const body = readFileSync(file);

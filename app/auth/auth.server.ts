@@ -143,7 +143,9 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
     ],
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (REFUSED_PATHS.has(ctx.path)) throw new APIError("NOT_FOUND");
+        // Roles change on /admin/people only (audited, never the last admin): the admin plugin's
+        // own endpoints (set-role, create-user, ban, impersonate...) stay closed.
+        if (REFUSED_PATHS.has(ctx.path) || ctx.path.startsWith("/admin/")) throw new APIError("NOT_FOUND");
         if (SIGNED_IN_PATHS.has(ctx.path) && !(await getSessionFromCtx(ctx))) {
           throw new APIError("UNAUTHORIZED", { message: "Sign in first.", code: "UNAUTHORIZED" });
         }

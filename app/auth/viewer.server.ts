@@ -1,4 +1,4 @@
-import { ADMIN_ROLE } from "./auth.server";
+import { isStaffRole } from "~/lib/roles";
 import { getSessionUser } from "./instance.server";
 import { hasSessionCookie } from "./session-cookie";
 
@@ -9,5 +9,5 @@ export async function getViewer(request: Request): Promise<Viewer | null> {
   // Anonymous requests (and the prerender step) never reach the database.
   if (!hasSessionCookie(request.headers.get("cookie"))) return null;
   const user = await getSessionUser(request);
-  return user ? { email: user.email, staff: user.role === ADMIN_ROLE } : null;
+  return user ? { email: user.email, staff: isStaffRole(user.role) } : null;
 }

@@ -1,28 +1,45 @@
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 import { categorySlugOf } from "~/config/categories";
 import { firstParagraph, renderMarkdown, typographicText } from "~/lib/markdown.server";
-import { getArticle, getRelatedArticles } from "./index";
+import { getArticle, getAuthor, getRelatedArticles } from "./index";
+import type { PublicAuthor, PublishedArticle } from "./published";
 import { toTeaser } from "./teasers";
 
-/** Everything an article page shows, with the Markdown rendered; null when there is no such article. */
-export function loadArticlePage(slug: string, site: PublicSiteConfig) {
-  const article = getArticle(slug);
-  if (!article) return null;
+/** Everything an article page shows, with the Markdown rendered (the public page and the preview). */
+export function articlePage(article: PublishedArticle, author: PublicAuthor | undefined, site: PublicSiteConfig, related: PublishedArticle[]) {
   const [intro = "", ...rest] = article.body.split(/\n\s*\n/);
   return {
     slug: article.slug,
     title: article.title,
     excerpt: article.excerpt,
     author: article.author,
+    authorSlug: article.authorSlug,
+    authorCredentials: author?.credentials ?? "",
+    authorPhoto: author?.photo ?? null,
     date: article.date,
     updated: article.updated ?? article.date,
+    publishedAt: article.publishedAt,
+    modifiedAt: article.modifiedAt,
     category: article.category,
     categorySlug: categorySlugOf(article.category),
     image: article.image,
     imageAlt: article.imageAlt,
     readingMinutes: article.readingMinutes,
+    seoTitle: article.seoTitle,
+    seoDescription: article.seoDescription,
+    sponsored: article.sponsored,
+    sponsorName: article.sponsorName,
     intro: typographicText(fillPlaceholders(firstParagraph(intro), site)),
-    bodyHtml: renderMarkdown(rest.join("\n\n"), site),
-    related: getRelatedArticles(article.slug).map(toTeaser),
+    bodyHtml: renderMarkdown(rest.join("\n\n"), site, { sponsored: article.sponsored }),
+    related: related.map(toTeaser),
   };
+}
+
+export type ArticlePageData = ReturnType<typeof articlePage>;
+
+/** The public article page; null when no such article is published. */
+export function loadArticlePage(slug: string, site: PublicSiteConfig) {
+  const article = getArticle(slug);
+  if (!article) return null;
+  return articlePage(article, getAuthor(article.authorSlug), site, getRelatedArticles(article.slug));
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildArticleIndex, ContentError } from "./registry";
 
-const DIR = path.join(import.meta.dirname, "articles");
+const DIR = path.join(import.meta.dirname, "seed/articles");
 const realFiles = Object.fromEntries(
   readdirSync(DIR).map((name) => [`./articles/${name}`, readFileSync(path.join(DIR, name), "utf8")]),
 );

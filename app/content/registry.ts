@@ -2,13 +2,13 @@ import matter from "gray-matter";
 import { z } from "zod";
 import { ArticleMetaSchema, type Article } from "./article-schema";
 
-const WORDS_PER_MINUTE = 230;
+export const WORDS_PER_MINUTE = 230;
 
 export class ContentError extends Error {
   override name = "ContentError";
 }
 
-function countWords(markdown: string) {
+export function countWords(markdown: string) {
   return markdown
     .replace(/[#>*_`|[\]()-]/g, " ")
     .split(/\s+/)

@@ -1,6 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { pickRelated } from "./related";
 import { getRelatedArticles } from "./index";
+import { setSnapshot } from "./published";
+import { buildArticleIndex } from "./registry";
+import { seedArticleFiles } from "./seed/seed-articles.server";
+
+// The published snapshot as the first start makes it from the seed articles.
+setSnapshot({
+  articles: buildArticleIndex(seedArticleFiles()).map((article) => ({
+    ...article,
+    id: article.slug,
+    authorSlug: article.author.toLowerCase().replace(/\s+/g, "-"),
+    publishedAt: `${article.date}T13:00:00.000Z`,
+    modifiedAt: `${article.updated ?? article.date}T13:00:00.000Z`,
+    seoTitle: null,
+    seoDescription: null,
+    sponsored: false,
+    sponsorName: null,
+  })),
+  authors: [],
+  removedSlugs: new Set(),
+  loadedAt: 1,
+});
 
 const list = [
   { slug: "a", category: "Bonds" },

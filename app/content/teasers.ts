@@ -1,18 +1,19 @@
 import { categorySlugOf } from "~/config/categories";
-import type { Article } from "./article-schema";
+import type { PublishedArticle } from "./published";
 
 /** What a list of articles needs: everything but the body. */
 export type ArticleTeaser = Pick<
-  Article,
-  "slug" | "title" | "excerpt" | "author" | "date" | "category" | "image" | "imageAlt" | "featured" | "readingMinutes"
+  PublishedArticle,
+  "slug" | "title" | "excerpt" | "author" | "authorSlug" | "date" | "category" | "image" | "imageAlt" | "featured" | "readingMinutes" | "sponsored" | "sponsorName"
 > & { categorySlug: string };
 
-export function toTeaser(article: Article): ArticleTeaser {
+export function toTeaser(article: PublishedArticle): ArticleTeaser {
   return {
     slug: article.slug,
     title: article.title,
     excerpt: article.excerpt,
     author: article.author,
+    authorSlug: article.authorSlug,
     date: article.date,
     category: article.category,
     categorySlug: categorySlugOf(article.category),
@@ -20,5 +21,7 @@ export function toTeaser(article: Article): ArticleTeaser {
     imageAlt: article.imageAlt,
     featured: article.featured,
     readingMinutes: article.readingMinutes,
+    sponsored: article.sponsored,
+    sponsorName: article.sponsorName,
   };
 }

@@ -1,3 +1,5 @@
+import { seedArticleFiles } from "~/content/seed/seed-articles.server";
+import { importSeedArticles } from "~/services/content/import.server";
 import { smsConfig } from "./schema";
 import type { Db } from "./client.server";
 
@@ -14,4 +16,6 @@ export async function seedDatabase(db: Db, siteName: string) {
     .insert(smsConfig)
     .values({ id: SMS_CONFIG_ID, welcomeMessage: defaultWelcomeMessage(siteName) })
     .onConflictDoNothing({ target: smsConfig.id });
+  // First start: the seed articles become the first rows of the editorial desk (decision 048).
+  await importSeedArticles(db, seedArticleFiles());
 }

@@ -416,10 +416,29 @@ function checkCompatible(header: TransferHeader, target: TableShape[], file: str
 }
 
 /** Tables of the target that hold rows an untouched install would not have. */
+/**
+ * The first start imports the seed articles (decision 048) into every new database; a database
+ * holding nothing else is still new: those rows are replaced by the copy's like sms_config.
+ */
+const SEEDED_CONTENT_TABLES = ["audit_log", "authors", "articles", "article_revisions"];
+
+async function onlySeededContent(db: Executor, tables: TableShape[]) {
+  if (!SEEDED_CONTENT_TABLES.every((name) => tables.some((shape) => shape.name === name))) return false;
+  const result = await db.execute<{ other: unknown }>(sql`
+    SELECT (SELECT count(*) FROM audit_log WHERE action <> 'article.imported')
+         + (SELECT count(*) FROM article_revisions WHERE reason <> 'import') AS other`);
+  return toNumber(result.rows[0]?.other) === 0;
+}
+
+async function replaceableTables(db: Executor, tables: TableShape[]) {
+  return (await onlySeededContent(db, tables)) ? [...REPLACEABLE_TABLES, ...SEEDED_CONTENT_TABLES] : REPLACEABLE_TABLES;
+}
+
 async function tablesWithData(db: Executor, tables: TableShape[]): Promise<TableCount[]> {
   const found: TableCount[] = [];
+  const replaceable = await replaceableTables(db, tables);
   for (const shape of tables) {
-    if (REPLACEABLE_TABLES.includes(shape.name)) continue;
+    if (replaceable.includes(shape.name)) continue;
     const result = await db.execute<{ rows: unknown }>(sql`SELECT count(*) AS rows FROM ${tableSql(shape.name)}`);
     const rows = toNumber(result.rows[0]?.rows);
     if (rows > 0) found.push({ name: shape.name, rows });
@@ -532,8 +551,9 @@ export async function importDatabase(
         `The target database already holds data (${occupied.map((table) => `${table.name}: ${table.rows.toLocaleString("en-US")} rows`).join(", ")}). Import only into a new, empty database.`,
       );
     }
+    const replaceable = await replaceableTables(tx, target);
     for (const shape of [...target].reverse()) {
-      if (REPLACEABLE_TABLES.includes(shape.name)) await tx.execute(sql`DELETE FROM ${tableSql(shape.name)}`);
+      if (replaceable.includes(shape.name)) await tx.execute(sql`DELETE FROM ${tableSql(shape.name)}`);
     }
 
     const loaded = new Map<string, number>();

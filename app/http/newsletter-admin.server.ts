@@ -1,15 +1,15 @@
-import { ARTICLES } from "~/content/index";
+import { getArticles } from "~/content/index";
 import { fieldErrors } from "~/lib/forms";
 import { IssueDraftSchema, type DigestSource, type IssueDraft, type IssueSettings } from "~/services/newsletter/issues.server";
 import { getEnv } from "./env.server";
 
 /** The articles a digest can pick from: the content index, newest first. */
 export function digestSources(): DigestSource[] {
-  return ARTICLES.map((article) => ({ slug: article.slug, title: article.title, excerpt: article.excerpt, image: article.image, imageAlt: article.imageAlt, category: article.category }));
+  return getArticles().map((article) => ({ slug: article.slug, title: article.title, excerpt: article.excerpt, image: article.image, imageAlt: article.imageAlt, category: article.category }));
 }
 
 export function digestChoices() {
-  return ARTICLES.map((article) => ({ slug: article.slug, title: article.title, date: article.date, category: article.category }));
+  return getArticles().map((article) => ({ slug: article.slug, title: article.title, date: article.date, category: article.category }));
 }
 
 export function issueSettings(): IssueSettings {

@@ -13,6 +13,7 @@ import { createSmsChannel } from "~/services/sending/sms-channel.server";
 import { createEmailChannel, mailgunEventLookup } from "~/services/newsletter/email-channel.server";
 import { createLogNewsletterMailer, createSmtpNewsletterMailer } from "~/services/newsletter/mailer.server";
 import { startNewsletterHousekeeping } from "~/services/newsletter/housekeeping.server";
+import { startContentSync, type ContentSync } from "~/services/content/sync.server";
 import { digestSources, issueSettings, unsubscribeMailbox } from "./newsletter-admin.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
@@ -20,6 +21,13 @@ import { smsTransportFromEnv } from "./sms-transport-from-env.server";
 
 /** Every job loop of this process; each stops after the message or batch it is working on. */
 let jobs: JobLoop[] = [];
+/** The published articles of this process, kept current (decision 049). */
+let contentSync: ContentSync | undefined;
+
+export function getContentSync() {
+  if (!contentSync) throw new Error("the runtime has not started");
+  return contentSync;
+}
 
 /** Opens (and migrates) the database and starts the job loops. */
 export async function startRuntime() {
@@ -42,7 +50,9 @@ export async function startRuntime() {
     unsubscribeMailbox: unsubscribeMailbox(),
     lookup: env.MAILGUN_API_KEY && env.MAILGUN_DOMAIN ? mailgunEventLookup({ apiBase: env.MAILGUN_API_BASE, domain: env.MAILGUN_DOMAIN, apiKey: env.MAILGUN_API_KEY }) : undefined,
   });
+  contentSync = await startContentSync({ db, databaseUrl: env.DATABASE_URL, logger });
   jobs = [
+    contentSync,
     startOutboxWorker({ db, transport, logger }),
     startEmailWorker({ db, transport: mail, logger }),
     startCampaignSender({
@@ -82,5 +92,6 @@ export async function startRuntime() {
 export async function stopRuntime() {
   await Promise.all(jobs.map((job) => job.stop()));
   jobs = [];
+  contentSync = undefined;
   await closeDatabase();
 }

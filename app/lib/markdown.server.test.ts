@@ -27,3 +27,29 @@ describe("typography in rendered Markdown", () => {
     expect(typographicText(`"ESG" investing -- short for it's...`)).toBe("\u201cESG\u201d investing \u2014 short for it\u2019s\u2026");
   });
 });
+
+describe("uploaded images in Markdown", () => {
+  const id = "0b8f6a3e-5d1c-4c2a-9e7f-1a2b3c4d5e6f";
+
+  it("renders an upload reference as a <picture> with AVIF and WebP sources and a sized, lazy JPEG", () => {
+    const html = renderMarkdown(`![Gold "bars" <in> a vault](/media/${id}/800x600)`, site);
+    expect(html).toContain(`<picture><source type="image/avif" srcset="/media/${id}/480.avif 480w, /media/${id}/800.avif 800w"`);
+    expect(html).toContain(`<source type="image/webp" srcset="/media/${id}/480.webp 480w, /media/${id}/800.webp 800w"`);
+    expect(html).toContain(`<img src="/media/${id}/800.jpg" srcset="/media/${id}/480.jpg 480w, /media/${id}/800.jpg 800w"`);
+    expect(html).toContain(`width="800" height="600" alt="Gold &#34;bars&#34; &#60;in&#62; a vault" loading="lazy"`);
+  });
+
+  it("leaves other images as Markdown writes them", () => {
+    expect(renderMarkdown("![A chart](/images/chart.png)", site)).toContain('<img src="/images/chart.png" alt="A chart">');
+  });
+});
+
+describe("sponsored articles", () => {
+  it("marks every link rel=\"sponsored noopener\", replacing any rel the Markdown gave", () => {
+    const html = renderMarkdown('See [the offer](https://sponsor.example/x) and <a href="https://b.example" rel="follow">this</a>, or https://c.example.', site, { sponsored: true });
+    expect(html.match(/<a /g)).toHaveLength(3);
+    expect(html.match(/rel="sponsored noopener"/g)).toHaveLength(3);
+    expect(html).not.toContain('rel="follow"');
+    expect(render("[plain](https://example.com)")).not.toContain("sponsored");
+  });
+});

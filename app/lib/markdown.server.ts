@@ -3,6 +3,7 @@ import { markedSmartypants } from "marked-smartypants";
 import { smartypantsu } from "smartypants";
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 import { labelTableCells } from "./article-tables";
+import { mediaPictureHtml } from "./media-picture";
 
 /** The characters SmartyPants rewrites; as entities they are left alone. */
 const SMARTYPANTS_CHARACTERS = /[-.'"`]/g;
@@ -21,25 +22,35 @@ const marked = new Marked(
         const text = escapeHtml(token.text).replace(SMARTYPANTS_CHARACTERS, (char) => `&#${char.charCodeAt(0)};`);
         return `<a href="${escapeHtml(token.href)}">${text}</a>`;
       },
+      // An uploaded image becomes the same <picture> as <ResponsiveImage>; others stay as marked writes them.
+      image(token) {
+        return mediaPictureHtml(token.href, token.text);
+      },
     },
   },
   markedSmartypants({ config: 1 }),
 );
 
+export type MarkdownOptions = {
+  /** A sponsored article: every link gets rel="sponsored noopener" (FTC; search engines). */
+  sponsored?: boolean;
+};
+
 /**
  * Renders trusted Markdown from content/ to HTML. Placeholders such as {{siteName}} are filled
  * first (HTML-escaped, since Markdown passes raw HTML through).
  */
-export function renderMarkdown(markdown: string, site: PublicSiteConfig) {
+export function renderMarkdown(markdown: string, site: PublicSiteConfig, options: MarkdownOptions = {}) {
   const escaped = Object.fromEntries(
     Object.entries(site).map(([key, value]) => [key, typeof value === "string" ? escapeHtml(value) : value]),
   ) as PublicSiteConfig;
   const html = marked.parse(fillPlaceholders(markdown, escaped)) as string;
   // Cells wrap, and on phones each row stacks into a labelled card (app.css). A table that is
   // still too wide scrolls inside a focusable, labelled region, so keyboards scroll it too.
-  return labelTableCells(html)
+  const withTables = labelTableCells(html)
     .replace(/<table>/g, '<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>')
     .replace(/<\/table>/g, "</table></div>");
+  return options.sponsored ? withTables.replace(/<a(\s[^>]*)?>/g, (_tag, attributes = "") => `<a${String(attributes).replace(/\srel="[^"]*"/g, "")} rel="sponsored noopener">`) : withTables;
 }
 
 function escapeHtml(text: string) {

@@ -213,3 +213,60 @@ export const ALERT_NOTICES = {
   notAllowed: { title: "Not Possible", description: "This alert changed meanwhile; reload the page.", variant: "error" },
   failed: { title: "Error", description: "The alert could not be updated. Please try again.", variant: "error" },
 } as const satisfies Record<string, Notice>;
+
+/** People and roles (/admin/people). */
+export const PEOPLE_NOTICES = {
+  changed: { title: "Role Changed", description: "The new role applies from the person's next page load.", variant: "success" },
+  lastAdmin: {
+    title: "Not Changed",
+    description: "This is the last admin account. Make someone else an admin first, so that the site keeps an admin.",
+    variant: "error",
+  },
+  unchanged: { title: "Not Changed", description: "The account already has this role.", variant: "info" },
+  notFound: { title: "Not Changed", description: "This account no longer exists. Reload the page.", variant: "error" },
+  invalid: { title: "Not Changed", description: "Choose reader, editor or admin.", variant: "error" },
+} as const satisfies Record<string, Notice>;
+
+/** Image uploads (/admin/media and the editor's image button); the keys are the service's codes. */
+export const MEDIA_NOTICES = {
+  uploaded: { title: "Image Uploaded", description: "Resized for every screen. Use its Markdown line in an article.", variant: "success" },
+  alt_required: {
+    title: "Alt Text Required",
+    description: "Describe the image in at least 5 characters, for readers who cannot see it.",
+    variant: "error",
+  },
+  alt_too_long: { title: "Alt Text Too Long", description: "Keep the description to 300 characters or fewer.", variant: "error" },
+  not_image: {
+    title: "Not an Image",
+    description: "This file is not an image we can read. Upload a JPEG, PNG, WebP, AVIF, GIF or TIFF picture.",
+    variant: "error",
+  },
+  too_many_pixels: { title: "Image Too Large", description: "The picture has more than 50 megapixels. Scale it down and try again.", variant: "error" },
+  no_file: { title: "No File", description: "Choose an image file to upload.", variant: "error" },
+  refused: { title: "Not Uploaded", description: "The upload could not be read. Please try again.", variant: "error" },
+} as const satisfies Record<string, Notice>;
+
+/** The editorial desk (/admin/articles, /admin/authors). Keys may travel in `?done=` after a redirect. */
+export const ARTICLE_NOTICES = {
+  created: { title: "Draft Created", description: "The article is saved as a draft.", variant: "success" },
+  saved: { title: "Draft Saved", description: "Your changes are saved. Readers see them once you publish.", variant: "success" },
+  published: { title: "Article Published", description: "The article is live on every page that lists it.", variant: "success" },
+  updated: { title: "Article Updated", description: "Readers see the new version now.", variant: "success" },
+  scheduled: { title: "Article Scheduled", description: "It goes live at the time you picked, on its own.", variant: "success" },
+  unpublished: { title: "Article Unpublished", description: "Readers no longer see it; its address now answers that it was removed.", variant: "success" },
+  restored: { title: "Revision Restored", description: "The working copy is that revision again. Publish to show it to readers.", variant: "success" },
+  featured: { title: "Featured Article Changed", description: "The blog features this article now.", variant: "success" },
+  invalid: { title: "Please Check the Article", description: "Some fields need your attention.", variant: "error" },
+  stale: { title: "Changed Elsewhere", description: "Someone saved this article after you opened it. Reload it, then make your change again.", variant: "error" },
+  wrongState: { title: "Not Possible", description: "The article's status changed meanwhile; reload the page.", variant: "error" },
+  notFound: { title: "Not Found", description: "This article or revision does not exist.", variant: "error" },
+  authorCreated: { title: "Author Created", description: "The profile is saved.", variant: "success" },
+  authorSaved: { title: "Author Saved", description: "The profile and every byline show the change now.", variant: "success" },
+  authorInvalid: { title: "Please Check the Profile", description: "Some fields need your attention.", variant: "error" },
+} as const satisfies Record<string, Notice>;
+
+export type ArticleNoticeKey = keyof typeof ARTICLE_NOTICES;
+
+export function articleNotice(key: string | null): Notice | null {
+  return key && Object.hasOwn(ARTICLE_NOTICES, key) ? ARTICLE_NOTICES[key as ArticleNoticeKey] : null;
+}

@@ -1,13 +1,16 @@
-import { Link } from "react-router";
+import { Link, redirect } from "react-router";
 import type { Route } from "./+types/admin-dashboard";
-import { requireAdmin } from "~/auth/guards.server";
+import { ADMIN_ROLE } from "~/auth/auth.server";
+import { EDITOR_HOME, requireEditor } from "~/auth/guards.server";
 import { getDb } from "~/db/database.server";
 import { pageMeta } from "~/lib/route-meta";
 import { loadDashboard, type PeriodCounts } from "~/services/admin/dashboard.server";
 import { cn } from "~/lib/cn";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  const user = await requireEditor(request);
+  // The staff home's figures are about subscribers and sending: an editor's home is the desk.
+  if (user.role !== ADMIN_ROLE) throw redirect(EDITOR_HOME);
   return loadDashboard(await getDb());
 }
 

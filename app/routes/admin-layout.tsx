@@ -1,11 +1,14 @@
 import { NavLink, Outlet, isRouteErrorResponse, useRouteError } from "react-router";
 import type { Route } from "./+types/admin-layout";
-import { requireAdmin } from "~/auth/guards.server";
+import { requireEditor } from "~/auth/guards.server";
 import { cn } from "~/lib/cn";
+import { ROLE_LABELS, isRole } from "~/lib/roles";
 
+/** Editors and admins enter; each admin-only page checks requireAdmin in its own loader and action. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireAdmin(request, { allowWithout2fa: true });
-  return { email: user.email };
+  const user = await requireEditor(request, { allowWithout2fa: true });
+  const admin = user.role === "admin";
+  return { email: user.email, role: isRole(user.role) ? ROLE_LABELS[user.role] : "", nav: ADMIN_NAV.filter((item) => admin || item.editors) };
 }
 
 // Signed-in pages are never cached by a browser or a CDN.
@@ -13,8 +16,12 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
-const ADMIN_NAV = [
+/** The admin navigation; an editor sees only the entries marked for editors. */
+const ADMIN_NAV: { to: string; label: string; editors?: true }[] = [
   { to: "/admin", label: "Dashboard" },
+  { to: "/admin/articles", label: "Articles", editors: true },
+  { to: "/admin/authors", label: "Authors", editors: true },
+  { to: "/admin/media", label: "Images", editors: true },
   { to: "/admin/sms", label: "Welcome SMS" },
   { to: "/admin/alerts", label: "Alerts" },
   { to: "/admin/subscribers", label: "Subscribers" },
@@ -22,8 +29,9 @@ const ADMIN_NAV = [
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/inbox", label: "Inbox" },
   { to: "/admin/dnc", label: "Do-Not-Call" },
-  { to: "/admin/security", label: "Security" },
-] as const;
+  { to: "/admin/people", label: "People" },
+  { to: "/admin/security", label: "Security", editors: true },
+];
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
@@ -31,15 +39,16 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       <div className="border-b border-border pb-4">
         <p className="text-sm text-muted-foreground">
           Signed in as <strong className="text-foreground">{loaderData.email}</strong>
+          {loaderData.role ? <> ({loaderData.role})</> : null}
         </p>
       </div>
       <nav aria-label="Admin" className="mt-4">
         <ul className="flex flex-wrap gap-2">
-          {ADMIN_NAV.map((item) => (
+          {loaderData.nav.map((item) => (
             <li key={item.to}>
               <NavLink
                 to={item.to}
-                end
+                end={item.to !== "/admin/articles" && item.to !== "/admin/authors"}
                 className={({ isActive }) =>
                   cn("inline-block rounded-md px-3 py-2 text-sm font-semibold", isActive ? "bg-primary text-primary-foreground" : "text-primary hover:bg-muted")
                 }
@@ -61,13 +70,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const reason = forbidden && typeof (error.data as { message?: unknown } | null)?.message === "string" ? (error.data as { message: string }).message : null;
   return (
     <section className="mx-auto max-w-2xl px-4 py-24 text-center">
       <p className="text-6xl font-extrabold text-accent">{forbidden ? 403 : 500}</p>
       <h1 className="mt-4 text-3xl font-extrabold text-primary">{forbidden ? "Access denied" : "Something went wrong"}</h1>
       <p className="mt-3 text-muted-foreground">
         {forbidden
-          ? "Your account does not have access to the admin area. Ask an administrator if you need it."
+          ? (reason ?? "Your account does not have access to the admin area.") + " Ask an administrator if you need it."
           : "We could not load this page. Please try again in a moment."}
       </p>
     </section>

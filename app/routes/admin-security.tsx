@@ -1,7 +1,7 @@
 import { data, Form } from "react-router";
 import type { Route } from "./+types/admin-security";
 import { callAuthEndpoint, cookieHeaders } from "~/auth/call-auth.server";
-import { requireAdmin } from "~/auth/guards.server";
+import { requireEditor } from "~/auth/guards.server";
 import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -13,14 +13,14 @@ import { pageMeta } from "~/lib/route-meta";
 import { totpQrSvg } from "~/auth/totp-qr.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireAdmin(request, { allowWithout2fa: true });
+  const user = await requireEditor(request, { allowWithout2fa: true });
   return { enabled: user.twoFactorEnabled, required: getEnv().ADMIN_REQUIRE_2FA };
 }
 
 type ActionData = { notice: Notice; totpURI?: string; qrSvg?: string; backupCodes?: string[] };
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request, { allowWithout2fa: true });
+  await requireEditor(request, { allowWithout2fa: true });
   const body = await readFormOrAnswer(request);
   if ("answer" in body) return body.answer;
   const form = body.form;
@@ -71,7 +71,7 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
       </h1>
       {loaderData.required && !loaderData.enabled ? (
         <p role="alert" className="rounded-md border-l-4 border-destructive bg-destructive-soft p-4 text-sm text-destructive">
-          Two-factor sign-in is required for administrators. Turn it on to use the admin area.
+          Two-factor sign-in is required for staff (admins and editors). Turn it on to use the admin area.
         </p>
       ) : null}
       {result ? <NoticeBanner notice={result.notice} /> : null}

@@ -6,7 +6,9 @@ import { JsonLd } from "~/components/site/json-ld";
 import { ALL_POSTS_LABEL, ARTICLE_CATEGORIES, categoryBySlug } from "~/config/categories";
 import { getArticlesInCategory, getFeaturedArticle } from "~/content/index";
 import { toTeaser } from "~/content/teasers";
+import { ensurePublishedContent } from "~/content/published-content.server";
 import { cn } from "~/lib/cn";
+import { ArticleImage, SponsoredLabel } from "~/components/articles/article-image";
 import { formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/route-meta";
 import { breadcrumbJsonLd } from "~/lib/seo";
@@ -15,18 +17,20 @@ import type { RouteHandle } from "~/root";
 
 export const handle: RouteHandle = { hydrate: false };
 
-export function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
+  await ensurePublishedContent();
   const slug = new URL(request.url).searchParams.get("category");
   const category = categoryBySlug(slug);
   // A mistyped or retired category is a missing page, not the whole list under a wrong address.
   if (slug !== null && !category) throw data(null, { status: 404 });
-  const featured = toTeaser(getFeaturedArticle());
+  const featuredArticle = getFeaturedArticle();
+  const featured = featuredArticle ? toTeaser(featuredArticle) : null;
   const articles = getArticlesInCategory(category?.slug ?? null).map(toTeaser);
   return {
     category: category ?? null,
     // "All Posts" shows the featured article on its own above the grid of the others.
     featured: category ? null : featured,
-    grid: category ? articles : articles.filter((article) => article.slug !== featured.slug),
+    grid: category || !featured ? articles : articles.filter((article) => article.slug !== featured.slug),
   };
 }
 
@@ -72,16 +76,9 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
               Featured Article
             </h2>
             <article className="mt-4 grid overflow-hidden rounded-lg border border-border bg-card shadow-sm md:grid-cols-2">
-              <img
-                src={featured.image}
-                alt=""
-                width={1200}
-                height={675}
-                fetchPriority="high"
-                decoding="async"
-                className="h-full w-full object-cover"
-              />
+              <ArticleImage src={featured.image} alt="" sizes="(min-width: 768px) 640px, 100vw" priority className="h-full w-full object-cover" />
               <div className="flex flex-col justify-center p-8">
+                {featured.sponsored ? <SponsoredLabel sponsorName={featured.sponsorName} className="mb-2 text-muted-foreground" /> : null}
                 <p className="text-xs font-bold uppercase tracking-widest text-accent-strong">{featured.category}</p>
                 <h3 className="mt-2 text-3xl font-extrabold leading-tight text-primary">
                   <Link to={`/articles/${featured.slug}`} className="hover:underline">
@@ -90,7 +87,10 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
                 </h3>
                 <p className="mt-3 text-muted-foreground">{featured.excerpt}</p>
                 <p className="mt-4 text-sm text-muted-foreground">
-                  {featured.author} · <time dateTime={featured.date}>{formatLongDate(featured.date)}</time> ·{" "}
+                  <Link to={`/authors/${featured.authorSlug}`} className="hover:underline">
+                    {featured.author}
+                  </Link>{" "}
+                  · <time dateTime={featured.date}>{formatLongDate(featured.date)}</time> ·{" "}
                   {featured.readingMinutes} min read
                 </p>
               </div>

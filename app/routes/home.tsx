@@ -3,13 +3,15 @@ import { HomePage } from "~/components/home/home-page";
 import { JsonLd } from "~/components/site/json-ld";
 import { useSiteConfig } from "~/root";
 import { loadHomeContent } from "~/content/home.server";
+import { ensurePublishedContent } from "~/content/published-content.server";
 import { pageMeta } from "~/lib/route-meta";
 import { homeJsonLd, HOME_SEO } from "~/components/home/home-seo";
 import { newsletterAction } from "~/http/newsletter.server";
 import { OPT_IN_ERROR } from "~/lib/notice-fallbacks";
 import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
 
-export function loader() {
+export async function loader() {
+  await ensurePublishedContent();
   return loadHomeContent();
 }
 

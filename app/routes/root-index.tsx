@@ -6,6 +6,7 @@ import { JsonLd } from "~/components/site/json-ld";
 import { SiteChrome } from "~/components/site/site-chrome";
 import { isMainDomain } from "~/config/site";
 import { loadHomeContent } from "~/content/home.server";
+import { ensurePublishedContent } from "~/content/published-content.server";
 import { getEnv } from "~/http/env.server";
 import { pageMeta } from "~/lib/route-meta";
 import { useSiteConfig } from "~/root";
@@ -15,8 +16,9 @@ const HomePage = lazy(() => import("~/components/home/home-page").then((m) => ({
 const OptInPage = lazy(() => import("~/components/opt-in/opt-in-page").then((m) => ({ default: m.OptInPage })));
 
 /** The host decides on the server: main domains get the home page, any other host the opt-in page. */
-export function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   if (isMainDomain(request.headers.get("host"), getEnv().MAIN_DOMAINS)) {
+    await ensurePublishedContent();
     return { variant: "home" as const, ...loadHomeContent() };
   }
   return { variant: "opt-in" as const };

@@ -1,16 +1,20 @@
-import { ARTICLES } from "~/content/index";
+import { getArticles } from "~/content/index";
+import { ensurePublishedContent } from "~/content/published-content.server";
 import { getPublicSiteConfig } from "~/http/site.server";
 import { absoluteUrl } from "~/lib/seo";
 import { escapeXml } from "~/lib/xml";
 import { SITE_DESCRIPTION } from "~/config/site";
 
-function rfc822(isoDate: string) {
-  return new Date(`${isoDate}T13:00:00Z`).toUTCString();
+/** RFC 822 time of an ISO 8601 one (the article's datePublished). */
+function rfc822(isoTime: string) {
+  return new Date(isoTime).toUTCString();
 }
 
-export function loader() {
+export async function loader() {
+  await ensurePublishedContent();
   const site = getPublicSiteConfig();
-  const items = ARTICLES.map((article) => {
+  const articles = getArticles();
+  const items = articles.map((article) => {
     const url = absoluteUrl(site, `/articles/${article.slug}`);
     return [
       "    <item>",
@@ -21,11 +25,11 @@ export function loader() {
       `      <description>${escapeXml(article.excerpt)}</description>`,
       `      <category>${escapeXml(article.category)}</category>`,
       `      <dc:creator>${escapeXml(article.author)}</dc:creator>`,
-      `      <pubDate>${rfc822(article.date)}</pubDate>`,
+      `      <pubDate>${rfc822(article.publishedAt)}</pubDate>`,
       "    </item>",
     ].join("\n");
   }).join("\n");
-  const newest = ARTICLES[0];
+  const newest = articles[0];
   const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
   <channel>
@@ -34,7 +38,7 @@ export function loader() {
     <atom:link href="${escapeXml(`${site.url}/rss.xml`)}" rel="self" type="application/rss+xml" />
     <description>${escapeXml(SITE_DESCRIPTION)}</description>
     <language>en-us</language>
-${newest ? `    <lastBuildDate>${rfc822(newest.date)}</lastBuildDate>\n` : ""}${items}
+${newest ? `    <lastBuildDate>${rfc822(newest.publishedAt)}</lastBuildDate>\n` : ""}${items}
   </channel>
 </rss>
 `;

@@ -1,9 +1,11 @@
 import { listPublicPages } from "~/content/site-map.server";
+import { ensurePublishedContent } from "~/content/published-content.server";
 import { getPublicSiteConfig } from "~/http/site.server";
 import { absoluteUrl } from "~/lib/seo";
 import { escapeXml } from "~/lib/xml";
 
-export function loader() {
+export async function loader() {
+  await ensurePublishedContent();
   const site = getPublicSiteConfig();
   const urls = listPublicPages()
     .map(

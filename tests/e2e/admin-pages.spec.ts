@@ -148,14 +148,16 @@ test("an admin turns on two-factor sign-in and then needs a code to sign in", as
   await page.getByRole("button", { name: "Sign Up" }).click();
   await expect.poll(async () => (await mailsTo(request, email)).length, { timeout: 15_000 }).toBe(1);
   await page.goto((await mailsTo(request, email))[0]!.links.find((link) => link.includes("verify-email"))!);
-  // Promote through the admin plugin, as the seeded admin.
+  // Promote on the People page, as the seeded admin (the admin plugin's own set-role is closed).
   const adminContext = page.context().browser()!.newContext();
   const adminPage = await (await adminContext).newPage();
   await signIn(adminPage, E2E_ADMIN.email, E2E_ADMIN.password);
-  const users = await adminPage.request.get(`/api/auth/admin/list-users?searchValue=${encodeURIComponent(email)}&searchField=email`);
-  const userId = ((await users.json()) as { users: { id: string }[] }).users[0]!.id;
-  const promoted = await adminPage.request.post("/api/auth/admin/set-role", { data: { userId, role: "admin" }, headers: { Origin: new URL(adminPage.url()).origin } });
-  expect(promoted.status()).toBe(200);
+  const closed = await adminPage.request.post("/api/auth/admin/set-role", { data: { userId: "x", role: "admin" }, headers: { Origin: new URL(adminPage.url()).origin } });
+  expect(closed.status()).toBe(404);
+  await gotoHydrated(adminPage, `/admin/people?q=${encodeURIComponent(email)}`);
+  await adminPage.getByLabel(`Role of ${email}`, { exact: true }).selectOption("admin");
+  await adminPage.getByRole("button", { name: `Change the role of ${email}` }).click();
+  await expect(adminPage.getByText(`${email} is now admin.`)).toBeVisible();
   await (await adminContext).close();
 
   await gotoHydrated(page, "/admin/security");

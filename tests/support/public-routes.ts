@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 
-const ARTICLES_DIR = path.join(import.meta.dirname, "../../app/content/articles");
+/** The seed articles: the browser tests run on a fresh database, which imports them at first start. */
+const ARTICLES_DIR = path.join(import.meta.dirname, "../../app/content/seed/articles");
 
 export const ARTICLES = readdirSync(ARTICLES_DIR).map((name) => {
   const { data } = matter(readFileSync(path.join(ARTICLES_DIR, name), "utf8"));

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { ButtonLink } from "~/components/ui/button";
 import type { ArticleTeaser } from "~/content/teasers";
 import { formatLongDate } from "~/lib/dates";
+import { ArticleImage, SponsoredLabel } from "./article-image";
 
 /**
  * Under every article: where to sign up and what to read next. Plain links, so the prerendered
@@ -35,8 +36,9 @@ export function ArticleEnd({ related }: { related: ArticleTeaser[] }) {
           <ul className="mt-5 grid gap-6 sm:grid-cols-3">
             {related.map((article) => (
               <li key={article.slug} className="flex flex-col overflow-hidden rounded-lg border border-border bg-card">
-                <img src={article.image} alt="" width={1200} height={675} loading="lazy" decoding="async" className="aspect-video w-full object-cover" />
+                <ArticleImage src={article.image} alt="" sizes="(min-width: 640px) 250px, 100vw" className="aspect-video w-full object-cover" />
                 <div className="flex flex-1 flex-col p-4">
+                  {article.sponsored ? <SponsoredLabel sponsorName={article.sponsorName} className="mb-2 text-muted-foreground" /> : null}
                   <p className="text-xs font-bold uppercase tracking-widest text-accent-strong">{article.category}</p>
                   <h3 className="mt-1 font-sans text-base font-extrabold leading-snug text-primary">
                     <Link to={`/articles/${article.slug}`} className="hover:underline">

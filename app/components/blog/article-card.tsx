@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { Card } from "~/components/ui/card";
 import type { ArticleTeaser } from "~/content/teasers";
 import { formatLongDate } from "~/lib/dates";
+import { ArticleImage, SponsoredLabel } from "~/components/articles/article-image";
 
 type ArticleCardProps = {
   article: ArticleTeaser;
@@ -14,16 +15,9 @@ export function ArticleCard({ article, newTab = false, headingLevel: Heading = "
   const target = newTab ? { target: "_blank", rel: "noopener" } : {};
   return (
     <Card className="flex flex-col overflow-hidden">
-      <img
-        src={article.image}
-        alt=""
-        width={1200}
-        height={675}
-        loading="lazy"
-        decoding="async"
-        className="aspect-video w-full object-cover"
-      />
+      <ArticleImage src={article.image} alt="" sizes="(min-width: 1280px) 400px, (min-width: 768px) 50vw, 100vw" className="aspect-video w-full object-cover" />
       <div className="flex flex-1 flex-col p-5">
+        {article.sponsored ? <SponsoredLabel sponsorName={article.sponsorName} className="mb-2 text-muted-foreground" /> : null}
         <p className="text-xs font-bold uppercase tracking-widest text-accent-strong">{article.category}</p>
         <Heading className="mt-2 text-xl font-extrabold leading-snug text-primary">
           <Link to={`/articles/${article.slug}`} className="hover:underline" {...target}>

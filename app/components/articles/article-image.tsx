@@ -1,0 +1,45 @@
+/**
+ * Every image of the editorial desk (article covers, teasers, author photos) goes through this one
+ * component, so the switch to responsive images of uploads is one place. `/images/…` files are
+ * 1200×675 illustrations; an upload reference `/media/<id>/<width>x<height>` carries its size.
+ */
+export function ArticleImage({
+  src,
+  alt,
+  priority = false,
+  className,
+  width = 1200,
+  height = 675,
+}: {
+  src: string;
+  alt: string;
+  sizes?: string;
+  priority?: boolean;
+  className?: string;
+  width?: number;
+  height?: number;
+}) {
+  const size = /^\/media\/[0-9a-f-]{36}\/(\d+)x(\d+)$/.exec(src);
+  return (
+    <img
+      src={src}
+      alt={alt}
+      width={size ? Number(size[1]) : width}
+      height={size ? Number(size[2]) : height}
+      loading={priority ? "eager" : "lazy"}
+      fetchPriority={priority ? "high" : undefined}
+      decoding="async"
+      className={className}
+    />
+  );
+}
+
+/** The FTC label of a sponsored article, before its headline (and on its teasers). */
+export function SponsoredLabel({ sponsorName, className }: { sponsorName: string | null; className?: string }) {
+  return (
+    <p className={className} data-testid="sponsored-label">
+      <span className="rounded bg-muted px-2 py-0.5 text-xs font-bold uppercase tracking-widest text-foreground">Advertisement</span>
+      {sponsorName ? <span className="ml-2 text-xs font-semibold">Sponsored by {sponsorName}</span> : null}
+    </p>
+  );
+}

@@ -1,0 +1,48 @@
+import { data } from "react-router";
+import type { ArticleFailure } from "~/services/content/articles.server";
+import { ARTICLE_NOTICES, type Notice } from "~/lib/notices";
+import { zonedTimeToUtc } from "~/lib/zoned-time";
+import { ARTICLE_FIELD_MESSAGES } from "~/lib/article-texts";
+
+/** Articles are long: a larger limit than the 16 KB of ordinary forms. */
+export const ARTICLE_FORM_LIMIT = 512 * 1024;
+
+const TEXT_FIELDS = ["title", "slug", "excerpt", "body", "category", "image", "imageAlt", "authorId", "seoTitle", "seoDescription", "sponsorName"] as const;
+
+/** The article fields of a posted form, typed for the content service (checkboxes as booleans). */
+export function articleInput(form: URLSearchParams) {
+  const input: Record<string, string | boolean> = {};
+  for (const name of TEXT_FIELDS) input[name] = form.get(name) ?? "";
+  input.sponsored = form.get("sponsored") === "on" || form.get("sponsored") === "true";
+  input.featured = form.get("featured") === "on" || form.get("featured") === "true";
+  return input;
+}
+
+export function expectedVersion(form: URLSearchParams) {
+  const value = Number(form.get("expectedVersion"));
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
+/** The schedule's instant from the datetime-local value and the zone, or the field message. */
+export function scheduleTime(form: URLSearchParams): { at: Date } | { error: string } {
+  const local = form.get("publishAt") ?? "";
+  const zone = form.get("zone") ?? "";
+  const at = local ? zonedTimeToUtc(local, zone) : null;
+  return at ? { at } : { error: ARTICLE_FIELD_MESSAGES.scheduleInvalid };
+}
+
+export type ArticleActionData = { notice: Notice; errors?: Record<string, string>; values?: Record<string, string | boolean> };
+
+/** A refused change as the form's answer: the notice, the field messages and what was typed. */
+export function articleFailure(result: ArticleFailure, values?: Record<string, string | boolean>) {
+  switch (result.code) {
+    case "invalid":
+      return data<ArticleActionData>({ notice: ARTICLE_NOTICES.invalid, errors: result.errors, values }, { status: 400 });
+    case "stale":
+      return data<ArticleActionData>({ notice: ARTICLE_NOTICES.stale, values }, { status: 409 });
+    case "wrong_state":
+      return data<ArticleActionData>({ notice: ARTICLE_NOTICES.wrongState, values }, { status: 409 });
+    case "not_found":
+      return data<ArticleActionData>({ notice: ARTICLE_NOTICES.notFound }, { status: 404 });
+  }
+}

@@ -1,0 +1,20 @@
+import type { Route } from "./+types/admin-articles-preview";
+import { requireEditor } from "~/auth/guards.server";
+import { BodyError, readFormParams } from "~/http/body.server";
+import { getPublicSiteConfig } from "~/http/site.server";
+import { ARTICLE_PREVIEW_MAX_BYTES, renderArticlePreview } from "~/services/content/preview.server";
+
+const headers = { "Cache-Control": "private, no-store" };
+
+/** POST /admin/articles/preview (form field `body`): the editor's live preview, as JSON `{ html }`. */
+export async function action({ request }: Route.ActionArgs) {
+  await requireEditor(request);
+  let form: URLSearchParams;
+  try {
+    form = await readFormParams(request, ARTICLE_PREVIEW_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof BodyError) return Response.json({ error: error.message }, { status: error.status, headers });
+    throw error;
+  }
+  return Response.json({ html: renderArticlePreview(form.get("body") ?? "", getPublicSiteConfig()) }, { headers });
+}

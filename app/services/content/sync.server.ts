@@ -1,0 +1,151 @@
+import pg from "pg";
+import type { Db } from "~/db/client.server";
+import { setSnapshot } from "~/content/published";
+import type { JobLogger, JobLoop } from "../job-loop.server";
+import { nextScheduledAt, publishDueArticles } from "./articles.server";
+import { CONTENT_CHANNEL, contentChanges, parseContentNotice, PROCESS_TOKEN, type ContentChange } from "./changes.server";
+import { loadPublishedSnapshot } from "./published.server";
+
+/** The publishing timer never sleeps longer than this, so a missed notification costs at most this much. */
+export const MAX_TIMER_MS = 60_000;
+const RECONNECT_MAX_MS = 30_000;
+
+export type ContentSync = JobLoop & {
+  /** Loads the snapshot again and tells the listeners (the live pages). */
+  reload: () => Promise<void>;
+  /** Called after every new snapshot (the first load included). */
+  onSnapshot: (listener: () => Promise<void> | void) => void;
+};
+
+/**
+ * Keeps this process's published snapshot current (decision 049):
+ * - loads it now; reloads after every change made here (in-process event) or by another process
+ *   (PostgreSQL LISTEN on a dedicated connection, reconnected with back-off, with one reload after
+ *   each reconnect since a notification may have been missed);
+ * - keeps a timer to the next scheduled publication (capped at MAX_TIMER_MS) and flips due
+ *   articles then: with no request needed, and once whichever process gets there first.
+ */
+export async function startContentSync(options: { db: Db; databaseUrl?: string; logger: JobLogger; now?: () => Date; maxTimerMs?: number }): Promise<ContentSync> {
+  const { db, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const maxTimerMs = options.maxTimerMs ?? MAX_TIMER_MS;
+  const listeners: (() => Promise<void> | void)[] = [];
+  let stopped = false;
+
+  // Reloads never overlap; changes during one are folded into one more.
+  let reloading: Promise<void> | null = null;
+  let reloadAgain = false;
+  const reloadOnce = async () => {
+    const snapshot = await loadPublishedSnapshot(db);
+    setSnapshot(snapshot);
+    for (const listener of listeners) await listener();
+  };
+  const reload = (): Promise<void> => {
+    if (reloading) {
+      reloadAgain = true;
+      return reloading;
+    }
+    reloading = reloadOnce()
+      .catch((error: unknown) => logger.error({ err: error }, "could not reload the published articles"))
+      .finally(() => {
+        reloading = null;
+        if (reloadAgain && !stopped) {
+          reloadAgain = false;
+          void reload();
+        }
+      });
+    return reloading;
+  };
+
+  // The publishing timer.
+  let timer: NodeJS.Timeout | null = null;
+  let flipping: Promise<unknown> | null = null;
+  const publishDue = async () => {
+    const flipped = await publishDueArticles(db, now());
+    if (flipped.length > 0) logger.info({ articles: flipped.map((row) => row.slug) }, "scheduled articles published");
+    return flipped.length;
+  };
+  const arm = async () => {
+    if (stopped) return;
+    const next = await nextScheduledAt(db).catch(() => null);
+    if (timer) clearTimeout(timer);
+    const delay = next ? Math.min(Math.max(0, next.getTime() - now().getTime()), maxTimerMs) : maxTimerMs;
+    timer = setTimeout(() => {
+      flipping = publishDue()
+        .catch((error: unknown) => logger.warn({ err: error }, "could not publish scheduled articles; trying again at the next timer"))
+        .finally(() => {
+          flipping = null;
+          void arm();
+        });
+    }, delay);
+    timer.unref();
+  };
+
+  const onChange = (change: ContentChange) => {
+    if (stopped) return;
+    if (change === "live") void reload();
+    void arm();
+  };
+  contentChanges.on("changed", onChange);
+
+  // Other processes: LISTEN on a connection of its own (PostgreSQL only; PGlite is one process).
+  let client: pg.Client | null = null;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  let attempts = 0;
+  const connect = async (isReconnect: boolean) => {
+    if (stopped || !options.databaseUrl) return;
+    const next = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5_000 });
+    const retry = (error?: unknown) => {
+      if (stopped || client !== next) return;
+      client = null;
+      next.removeAllListeners();
+      void next.end().catch(() => {});
+      const delay = Math.min(RECONNECT_MAX_MS, 500 * 2 ** attempts++);
+      logger.warn({ err: error, retryInMs: delay }, "lost the content change listener; reconnecting");
+      reconnectTimer = setTimeout(() => void connect(true), delay);
+      reconnectTimer.unref();
+    };
+    client = next;
+    next.on("error", retry);
+    next.on("end", () => retry());
+    next.on("notification", (message) => {
+      if (message.channel !== CONTENT_CHANNEL) return;
+      const notice = parseContentNotice(message.payload);
+      // Our own changes were handled at once, in process.
+      if (notice && notice.from !== PROCESS_TOKEN) onChange(notice.change);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CONTENT_CHANNEL}`);
+      attempts = 0;
+      if (isReconnect) {
+        logger.info({}, "content change listener connected again");
+        onChange("live");
+      }
+    } catch (error) {
+      retry(error);
+    }
+  };
+
+  // The first load must succeed: a server must not start without its articles.
+  setSnapshot(await loadPublishedSnapshot(db));
+  await connect(false);
+  await arm();
+
+  return {
+    reload,
+    onSnapshot: (listener) => listeners.push(listener),
+    runOnce: publishDue,
+    stop: async () => {
+      stopped = true;
+      contentChanges.off("changed", onChange);
+      if (timer) clearTimeout(timer);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      const current = client;
+      client = null;
+      await current?.end().catch(() => {});
+      await flipping;
+      await reloading;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { ARTICLE_CATEGORIES } from "~/config/categories";
+import { currentSnapshot } from "~/content/published";
+import { renderPage } from "./prerender-views";
+import { staticFileFromBody, type StaticFile } from "./static-files";
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/**
+ * Brotli quality of the pages rendered per change. 11 (the build's) costs ~40 ms per article page
+ * on this machine and a full re-render of ~30 pages would take over a second; 5 renders and
+ * compresses everything in well under a second for a few percent more bytes (docs/benchmarks.md).
+ */
+export const LIVE_BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 9;
+
+/** A key of the live set and the address rendered for it (views of `/` by Host are keyed like PRERENDERED_VIEWS). */
+type LivePage = { key: string; url: string; optional?: boolean };
+
+/**
+ * Every page that shows articles or authors, by the published snapshot: the article pages,
+ * `/blog` and each category, `/home` and `/` on the main domains, RSS, the sitemap and the author
+ * pages, plus the `.data` of each page the client can navigate to (prerender wrote those before).
+ */
+export function livePageList(): LivePage[] {
+  const snapshot = currentSnapshot();
+  const pages = ["/blog", "/home", ...snapshot.articles.map((article) => `/articles/${article.slug}`), ...snapshot.authors.map((author) => `/authors/${author.slug}`)];
+  return [
+    ...pages.flatMap((path) => [
+      { key: path, url: path },
+      { key: `${path}.data`, url: `${path}.data`, optional: true },
+    ]),
+    { key: "/#home", url: "/" },
+    ...ARTICLE_CATEGORIES.map((category) => ({ key: `/blog?category=${category.slug}`, url: `/blog?category=${category.slug}` })),
+    { key: "/rss.xml", url: "/rss.xml" },
+    { key: "/sitemap.xml", url: "/sitemap.xml" },
+  ];
+}
+
+async function compressed(key: string, body: Buffer, contentType: string): Promise<StaticFile> {
+  if (body.length < 256) return staticFileFromBody(body, key, { contentType });
+  const [gz, br] = await Promise.all([
+    gzip(body, { level: GZIP_LEVEL }),
+    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: LIVE_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  ]);
+  return staticFileFromBody(body, key, { contentType, gzip: gz, brotli: br });
+}
+
+export type RenderStats = { pages: number; ms: number; renderMs: number; compressMs: number };
+
+/** Renders and compresses the whole live set with the same renderPage the build uses. */
+export async function renderLivePages(host: string): Promise<{ pages: Map<string, StaticFile>; stats: RenderStats }> {
+  const started = performance.now();
+  const rendered: { key: string; body: Buffer; contentType: string }[] = [];
+  for (const page of livePageList()) {
+    const response = await renderPage(page.url, host);
+    const body = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200) {
+      if (page.optional) continue;
+      throw new Error(`Rendering ${page.url} answered ${response.status}`);
+    }
+    rendered.push({ key: page.key, body, contentType: response.headers.get("content-type") ?? "text/html; charset=utf-8" });
+  }
+  const renderedAt = performance.now();
+  const files = await Promise.all(rendered.map(async (page) => [page.key, await compressed(page.key, page.body, page.contentType)] as const));
+  const done = performance.now();
+  return {
+    pages: new Map(files),
+    stats: { pages: files.length, ms: Math.round(done - started), renderMs: Math.round(renderedAt - started), compressMs: Math.round(done - renderedAt) },
+  };
+}
+
+/**
+ * Keeps `target.live` equal to a render of the current snapshot: `refresh()` renders again and
+ * swaps the whole map in one assignment (a reader sees the old set or the new one). Calls that
+ * come while a render runs are folded into one more render after it.
+ */
+export function createLivePages(target: { live: Map<string, StaticFile> }, host: string, onRendered: (stats: RenderStats) => void, onError: (error: unknown) => void) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const renderOnce = async () => {
+    // A change during the render means a mixed set: render again before showing it.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const snapshot = currentSnapshot();
+      const { pages, stats } = await renderLivePages(host);
+      if (snapshot === currentSnapshot() || attempt === 2) {
+        target.live = pages;
+        onRendered(stats);
+        return;
+      }
+    }
+  };
+  const refresh = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = renderOnce()
+      .catch(onError)
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          void refresh();
+        }
+      });
+    return running;
+  };
+  return { refresh, idle: () => running ?? Promise.resolve() };
+}

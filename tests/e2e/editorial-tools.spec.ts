@@ -1,0 +1,134 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Page } from "@playwright/test";
+import sharp from "sharp";
+import { E2E_ADMIN, E2E_MAIL_URL } from "../support/e2e-env";
+import { expect, gotoHydrated, test } from "../support/fixtures";
+import type { CapturedMail } from "../support/smtp-capture";
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"];
+
+async function signIn(page: Page, email: string, password: string, returnTo: string) {
+  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
+}
+
+async function mailsTo(request: APIRequestContext, email: string) {
+  return (await (await request.get(`${E2E_MAIL_URL}?to=${encodeURIComponent(email)}`)).json()) as CapturedMail[];
+}
+
+test("an admin makes a reader an editor on the People page; the editor then sees only the desk", async ({ page, browser, request }) => {
+  test.setTimeout(60_000);
+  const email = `editor-${Date.now()}@example.com`;
+  await gotoHydrated(page, "/auth?tab=signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("Desk-Writer-Pass-9");
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect.poll(async () => (await mailsTo(request, email)).length, { timeout: 15_000 }).toBe(1);
+  await page.goto((await mailsTo(request, email))[0]!.links.find((link) => link.includes("verify-email"))!);
+  // A reader: no admin area.
+  expect((await page.goto("/admin/articles"))?.status()).toBe(403);
+
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signIn(admin, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/people");
+  await gotoHydrated(admin, `/admin/people?q=${encodeURIComponent(email)}`);
+  await expect(admin.getByRole("cell", { name: "Reader", exact: true })).toBeVisible();
+  const axe = await new AxeBuilder({ page: admin }).withTags(AXE_TAGS).analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+  await admin.getByLabel(`Role of ${email}`, { exact: true }).selectOption("editor");
+  await admin.getByRole("button", { name: `Change the role of ${email}` }).click();
+  await expect(admin.getByText(`${email} is now editor.`)).toBeVisible();
+  await expect(admin.getByRole("cell", { name: "Editor", exact: true })).toBeVisible();
+  // The last admin cannot demote themself.
+  await gotoHydrated(admin, `/admin/people?q=${encodeURIComponent(E2E_ADMIN.email)}`);
+  await admin.getByLabel(`Role of ${E2E_ADMIN.email}`, { exact: true }).selectOption("reader");
+  await admin.getByRole("button", { name: `Change the role of ${E2E_ADMIN.email}` }).click();
+  await expect(admin.getByText(/This is the last admin account/)).toBeVisible();
+  await adminContext.close();
+
+  // The same session, next request: the staff home leads an editor to the desk, whose navigation
+  // offers only what an editor may use; admin-only pages answer 403 with a clear reason.
+  await gotoHydrated(page, "/admin");
+  await expect(page).toHaveURL(/\/admin\/articles$/);
+  const nav = page.getByRole("navigation", { name: "Admin" });
+  await expect(nav.getByRole("link")).toHaveText(["Articles", "Authors", "Images", "Security"]);
+  await expect(page.getByRole("banner").getByRole("link", { name: "Admin" }).first()).toBeVisible();
+  for (const path of ["/admin/sms", "/admin/people", "/admin/subscribers"]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(403);
+    await expect(page.getByText("This page is for admins only.", { exact: false })).toBeVisible();
+  }
+  expect((await page.request.get("/admin/subscribers.csv", { maxRedirects: 0 })).status()).toBe(403);
+});
+
+test("the article editor: typing updates the preview, an uploaded image is inserted as <picture>, autosave keeps the text, axe-clean", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
+  const slug = `editor-test-${Date.now()}`;
+  await page.getByLabel("Title", { exact: true }).fill("Editor test: the Markdown desk");
+  await page.getByLabel(/^Slug/).fill(slug);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+  const editUrl = page.url().split("?")[0]!;
+  await gotoHydrated(page, editUrl);
+
+  // The editor replaces the textarea once loaded; its accessible name is the field's label.
+  const editor = page.getByRole("textbox", { name: "Body (Markdown)" });
+  await expect(page.getByRole("toolbar", { name: "Formatting" })).toBeVisible();
+  await editor.click();
+  await page.keyboard.type("Gold has held its value for centuries.");
+  const preview = page.getByTestId("article-preview");
+  await expect(preview.locator("p.font-serif")).toHaveText("Gold has held its value for centuries.");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("Central banks keep buying it.");
+  await page.getByRole("button", { name: "Table" }).click();
+  await expect(preview.locator(".prose-article table")).toBeVisible();
+  await expect(preview.locator(".prose-article")).toContainText("Central banks keep buying it.");
+
+  // Image: a file and its alt text, uploaded, inserted as Markdown, previewed as a <picture>.
+  await page.getByRole("button", { name: "Image" }).click();
+  const png = await sharp({ create: { width: 1000, height: 500, channels: 3, background: "#c9a227" } }).png().toBuffer();
+  await page.getByLabel("Image file (at most 15 MB)").setInputFiles({ name: "gold.png", mimeType: "image/png", buffer: png });
+  await page.getByLabel("Alt text (what the image shows)").fill("A gold-coloured test banner");
+  await page.getByRole("button", { name: "Upload and insert" }).click();
+  await expect(editor).toContainText("![A gold-coloured test banner](/media/");
+  const picture = preview.locator("picture");
+  await expect(picture.locator('source[type="image/avif"]')).toHaveAttribute("srcset", /\/media\/[0-9a-f-]{36}\/480\.avif 480w, .*\/1000\.avif 1000w/);
+  await expect(picture.locator("img")).toHaveAttribute("alt", "A gold-coloured test banner");
+  await expect(picture.locator("img")).toHaveAttribute("width", "1000");
+  await expect.poll(() => picture.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+  // Autosave: "Saved at HH:MM" in a polite status, and a reload shows the text.
+  const status = page.getByTestId("autosave-status");
+  await expect(status).toHaveAttribute("aria-live", "polite");
+  await expect(status).toHaveText(/^Saved at \d{2}:\d{2}$/, { timeout: 15_000 });
+  await expect(status).not.toHaveText("Saving…");
+  const axe = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  await gotoHydrated(page, editUrl);
+  await expect(page.locator('textarea[name="body"]')).toHaveValue(/Gold has held its value[\s\S]*Central banks keep buying it\.[\s\S]*\| Column \| Column \|[\s\S]*!\[A gold-coloured test banner\]\(\/media\//);
+  await expect(page.getByRole("textbox", { name: "Body (Markdown)" })).toContainText("Central banks keep buying it.");
+});
+
+test("without JavaScript the article body is a plain textarea that saves", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/auth?redirectTo=${encodeURIComponent("/admin/articles/new")}`);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/new/);
+  await page.getByLabel("Title", { exact: true }).fill("No-script test: plain body field");
+  await page.getByLabel(/^Slug/).fill(`no-script-${Date.now()}`);
+  await page.getByLabel("Body (Markdown)").fill("Typed without any script.\n\n| A | B |\n|---|---|\n| 1 | 2 |");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+  await expect(page.getByLabel("Body (Markdown)")).toHaveValue(/Typed without any script\.[\s\S]*\| 1 \| 2 \|/);
+  await expect(page.getByRole("toolbar", { name: "Formatting" })).toHaveCount(0);
+  await context.close();
+});
