@@ -132,3 +132,46 @@ test("without JavaScript the article body is a plain textarea that saves", async
   await expect(page.getByRole("toolbar", { name: "Formatting" })).toHaveCount(0);
   await context.close();
 });
+
+test("the Images page uploads without JavaScript, refuses a fake image, and its files are served immutable from memory", async ({ browser, page: scripted }) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/auth?redirectTo=${encodeURIComponent("/admin/media")}`);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/admin\/media/);
+
+  await page.getByLabel(/^Image file/).setInputFiles({ name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from("this is text, not a photo\n") });
+  await page.getByLabel(/^Alt text/).fill("A photo that is not one");
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("Not an Image", { exact: true })).toBeVisible();
+
+  const jpeg = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#1d3557" } }).jpeg().toBuffer();
+  await page.getByLabel(/^Image file/).setInputFiles({ name: "navy.jpg", mimeType: "image/jpeg", buffer: jpeg });
+  await page.getByLabel(/^Alt text/).fill("A navy blue test card");
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("Image Uploaded", { exact: true })).toBeVisible();
+  const line = (await page.getByText(/^!\[A navy blue test card\]\(\/media\//).first().textContent())!;
+  const [, id] = /\/media\/([0-9a-f-]{36})\/640x360/.exec(line)!;
+  await context.close();
+
+  // The page with JavaScript: the upload is listed as a <picture>, and the page is axe-clean.
+  await signIn(scripted, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/media");
+  // Again without ?notice=signedIn: axe would catch the notice mid-fade.
+  await gotoHydrated(scripted, "/admin/media");
+  await expect(scripted.locator(`picture img[alt="A navy blue test card"]`).first()).toHaveAttribute("src", `/media/${id}/640.jpg`);
+  const axe = await new AxeBuilder({ page: scripted }).withTags(AXE_TAGS).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+
+  const request = scripted.request;
+  const file = await request.get(`/media/${id}/640.webp`);
+  expect(file.status()).toBe(200);
+  expect(file.headers()).toMatchObject({ "content-type": "image/webp", "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" });
+  const etag = file.headers().etag!;
+  expect((await request.get(`/media/${id}/640.webp`, { headers: { "If-None-Match": etag } })).status()).toBe(304);
+  expect((await request.get(`/media/${id}/480.avif`)).headers()["content-type"]).toBe("image/avif");
+  expect((await request.get(`/media/${id}/800.jpg`)).status()).toBe(404);
+  expect((await request.get("/media/00000000-0000-4000-8000-000000000000/480.jpg")).status()).toBe(404);
+});
