@@ -16,6 +16,7 @@ import { SiteChrome } from "./components/site/site-chrome";
 import { Toaster } from "./components/ui/toaster";
 import type { PublicSiteConfig } from "./config/site";
 import { urlNotice } from "./lib/notices";
+import { ARTICLE_TEXTS } from "./lib/article-texts";
 import { NavigationSpinner } from "./components/ui/navigation-spinner";
 import { lazy, Suspense, useEffect } from "react";
 import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
@@ -115,6 +116,8 @@ export function ErrorBoundary() {
   const isNotFound = status === 404 || status === 410;
   return (
     <SiteChrome>
+      {/* The route's meta is not rendered for an error its loader threw: the page still needs a title. */}
+      {status === 410 ? <title>{ARTICLE_TEXTS.removedTitle}</title> : status === 404 ? <title>Page Not Found</title> : null}
       <Suspense fallback={null}>{isNotFound ? <NotFoundView status={status === 410 ? 410 : 404} /> : <ErrorView error={error} />}</Suspense>
     </SiteChrome>
   );

@@ -79,7 +79,7 @@ export async function renderLivePages(host: string): Promise<{ pages: Map<string
  */
 export function createLivePages(target: { live: Map<string, StaticFile> }, host: string, onRendered: (stats: RenderStats) => void, onError: (error: unknown) => void) {
   let running: Promise<void> | null = null;
-  let again = false;
+  let queued: Promise<void> | null = null;
   const renderOnce = async () => {
     // A change during the render means a mixed set: render again before showing it.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -93,20 +93,19 @@ export function createLivePages(target: { live: Map<string, StaticFile> }, host:
     }
   };
   const refresh = (): Promise<void> => {
-    if (running) {
-      again = true;
+    if (!running) {
+      running = renderOnce()
+        .catch(onError)
+        .finally(() => {
+          running = null;
+        });
       return running;
     }
-    running = renderOnce()
-      .catch(onError)
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          void refresh();
-        }
-      });
-    return running;
+    queued ??= running.then(() => {
+      queued = null;
+      return refresh();
+    });
+    return queued;
   };
   return { refresh, idle: () => running ?? Promise.resolve() };
 }

@@ -46,10 +46,19 @@ describe("uploaded images in Markdown", () => {
 
 describe("sponsored articles", () => {
   it("marks every link rel=\"sponsored noopener\", replacing any rel the Markdown gave", () => {
-    const html = renderMarkdown('See [the offer](https://sponsor.example/x) and <a href="https://b.example" rel="follow">this</a>, or https://c.example.', site, { sponsored: true });
+    const html = renderMarkdown("See [the offer](https://sponsor.example/x) and [this](/gold \"Gold\"), or https://c.example.", site, { sponsored: true });
     expect(html.match(/<a /g)).toHaveLength(3);
     expect(html.match(/rel="sponsored noopener"/g)).toHaveLength(3);
-    expect(html).not.toContain('rel="follow"');
     expect(render("[plain](https://example.com)")).not.toContain("sponsored");
+  });
+});
+
+describe("what an editor can put in a body", () => {
+  it("shows raw HTML as text and drops links that are not web, mail, phone or this site's", () => {
+    const html = render('<script>alert(1)</script>\n\nHi <img src=x onerror="alert(2)"> [x](javascript:alert(3)) [y](data:text/html,z) [ok](/blog) [mail](mailto:a@b.example)');
+    expect(html).not.toMatch(/<script|<img|href="javascript|href="data/);
+    expect(html).toContain("&#60;script&#62;");
+    expect(html).toContain('<a href="/blog">ok</a>');
+    expect(html).toContain('href="mailto:a@b.example"');
   });
 });

@@ -5,6 +5,8 @@ import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 import { labelTableCells } from "./article-tables";
 import { mediaPictureHtml } from "./media-picture";
 
+const SAFE_HREF = /^(https?:\/\/|mailto:|tel:|\/(?!\/)|#)/i;
+
 /** The characters SmartyPants rewrites; as entities they are left alone. */
 const SMARTYPANTS_CHARACTERS = /[-.'"`]/g;
 
@@ -17,7 +19,14 @@ const marked = new Marked(
   { gfm: true, async: false },
   {
     renderer: {
+      // Articles are written by editors in the admin area (decision 048): raw HTML is shown as
+      // text, never passed through, so a body cannot add scripts, styles or forms to a page.
+      html(token) {
+        return escapeHtml(token.text);
+      },
       link(token) {
+        // Only web, mail and phone links, and addresses on this site: no javascript: or data: URLs.
+        if (!SAFE_HREF.test(token.href)) return escapeHtml(token.text);
         if (token.text !== token.href && `mailto:${token.text}` !== token.href) return false;
         const text = escapeHtml(token.text).replace(SMARTYPANTS_CHARACTERS, (char) => `&#${char.charCodeAt(0)};`);
         return `<a href="${escapeHtml(token.href)}">${text}</a>`;

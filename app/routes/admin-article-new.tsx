@@ -8,6 +8,7 @@ import { readFormParamsOrAnswer } from "~/http/body.server";
 import { ARTICLE_FORM_LIMIT, articleFailure, articleInput, scheduleTime } from "~/http/article-admin.server";
 import { ARTICLE_NOTICES } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
+import { contentSettled } from "~/services/content/changes.server";
 import { parseCompleteFields } from "~/services/content/article-fields";
 import { createDraft, publishArticle, scheduleArticle } from "~/services/content/articles.server";
 import { listAuthors } from "~/services/content/authors.server";
@@ -39,6 +40,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "publish") {
     const published = await publishArticle(db, edit);
     if (!published.ok) return articleFailure(published, input);
+    await contentSettled();
     throw redirect(`/admin/articles/${created.article.id}?done=published`);
   }
   if (when && "at" in when) {

@@ -13,6 +13,7 @@ import { getEnv } from "~/http/env.server";
 import { ARTICLE_NOTICES, articleNotice } from "~/lib/notices";
 import { ARTICLE_STATUS_LABEL } from "~/lib/article-texts";
 import { pageMeta } from "~/lib/route-meta";
+import { contentSettled } from "~/services/content/changes.server";
 import { formatInZone } from "~/lib/zoned-time";
 import {
   autosaveArticle,
@@ -90,11 +91,13 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (intent === "unpublish") {
     const result = await unpublishArticle(db, { id, actor: user.email });
     if (!result.ok) return articleFailure(result);
+    await contentSettled();
     throw done("unpublished");
   }
   if (intent === "feature") {
     const result = await markFeatured(db, { id, actor: user.email });
     if (!result.ok) return articleFailure(result.code === "not_found" ? { ok: false, code: "not_found" } : { ok: false, code: "wrong_state", status: result.status });
+    await contentSettled();
     throw done("featured");
   }
   const version = expectedVersion(form);
@@ -126,6 +129,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       const before = await getArticleById(db, id);
       const result = await publishArticle(db, edit);
       if (!result.ok) return articleFailure(result, input);
+      await contentSettled();
       throw done(before?.status === "published" ? "updated" : "published");
     }
     case "schedule": {

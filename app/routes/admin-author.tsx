@@ -8,6 +8,7 @@ import { getDb } from "~/db/database.server";
 import { readFormOrAnswer } from "~/http/body.server";
 import { ARTICLE_NOTICES, articleNotice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
+import { contentSettled } from "~/services/content/changes.server";
 import { formatLinks, getAuthor, updateAuthor } from "~/services/content/authors.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,6 +33,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (result.code === "not_found") throw data(null, { status: 404 });
     return data({ notice: ARTICLE_NOTICES.authorInvalid, errors: result.errors, values: body.form }, { status: 400 });
   }
+  await contentSettled();
   throw redirect(`/admin/authors/${params.id}?done=authorSaved`);
 }
 

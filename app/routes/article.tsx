@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/article";
 import { ArticleView } from "~/components/articles/article-view";
 import { loadArticlePage } from "~/content/article-page.server";
@@ -6,6 +6,7 @@ import { wasRemoved } from "~/content/index";
 import { ensurePublishedContent } from "~/content/published-content.server";
 import { getPublicSiteConfig } from "~/http/site.server";
 import { pageMeta } from "~/lib/route-meta";
+import { ARTICLE_TEXTS } from "~/lib/article-texts";
 import { useSiteConfig } from "~/root";
 import type { RouteHandle } from "~/root";
 
@@ -19,8 +20,16 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { article };
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
-  if (!loaderData) return [];
+export const meta: Route.MetaFunction = ({ matches, loaderData, error, params }) => {
+  if (!loaderData) {
+    const removed = isRouteErrorResponse(error) && error.status === 410;
+    return pageMeta(matches, {
+      title: removed ? ARTICLE_TEXTS.removedTitle : "Page Not Found",
+      description: removed ? ARTICLE_TEXTS.removedDescription : "The page you were looking for does not exist.",
+      path: `/articles/${params.slug}`,
+      noindex: true,
+    });
+  }
   const { article } = loaderData;
   return pageMeta(matches, {
     title: article.seoTitle ?? article.title,

@@ -23,8 +23,8 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { author: profile, articles: getArticlesByAuthor(author.slug).map(toTeaser) };
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
-  if (!loaderData) return [];
+export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
+  if (!loaderData) return pageMeta(matches, { title: "Page Not Found", description: "The page you were looking for does not exist.", path: `/authors/${params.slug}`, noindex: true });
   const { author } = loaderData;
   return pageMeta(matches, {
     title: `${author.name}${author.credentials ? `, ${author.credentials}` : ""}`,

@@ -34,7 +34,7 @@ export function headers() {
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
-  if (!loaderData) return [];
+  if (!loaderData) return pageMeta(matches, { title: "Page Not Found", description: "The page you were looking for does not exist.", path: "/blog", noindex: true });
   const { article } = loaderData;
   return pageMeta(matches, { title: article.seoTitle ?? article.title, description: article.seoDescription ?? (article.excerpt || article.title), path: `/articles/${article.slug}`, noindex: true });
 };

@@ -1,3 +1,5 @@
+import { ARTICLE_TEXTS } from "~/lib/article-texts";
+
 /**
  * Every image of the editorial desk (article covers, teasers, author photos) goes through this one
  * component, so the switch to responsive images of uploads is one place. `/images/…` files are
@@ -38,8 +40,8 @@ export function ArticleImage({
 export function SponsoredLabel({ sponsorName, className }: { sponsorName: string | null; className?: string }) {
   return (
     <p className={className} data-testid="sponsored-label">
-      <span className="rounded bg-muted px-2 py-0.5 text-xs font-bold uppercase tracking-widest text-foreground">Advertisement</span>
-      {sponsorName ? <span className="ml-2 text-xs font-semibold">Sponsored by {sponsorName}</span> : null}
+      <span className="rounded bg-muted px-2 py-0.5 text-xs font-bold uppercase tracking-widest text-foreground">{ARTICLE_TEXTS.advertisement}</span>
+      {sponsorName ? <span className="ml-2 text-xs font-semibold">{ARTICLE_TEXTS.sponsoredBy(sponsorName)}</span> : null}
     </p>
   );
 }

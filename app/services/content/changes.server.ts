@@ -14,9 +14,9 @@ export type ContentChange = "live" | "schedule";
 
 export type ContentNotice = { from: string; change: ContentChange };
 
-type Holder = { token: string; emitter: EventEmitter };
+type Holder = { token: string; emitter: EventEmitter; pending: Set<Promise<unknown>> };
 // One per process, also across the duplicate module graphs of the dev server.
-const holder: Holder = ((globalThis as { __contentChanges?: Holder }).__contentChanges ??= { token: randomUUID(), emitter: new EventEmitter() });
+const holder: Holder = ((globalThis as { __contentChanges?: Holder }).__contentChanges ??= { token: randomUUID(), emitter: new EventEmitter(), pending: new Set() });
 
 /** This process's id in notifications, so it does not redo what it did already. */
 export const PROCESS_TOKEN = holder.token;
@@ -45,4 +45,21 @@ export function parseContentNotice(payload: string | undefined): ContentNotice |
     // A notification we did not write: treat it as a change of what readers see.
   }
   return { from: "", change: "live" };
+}
+
+/** Work that brings this process up to date after a change (reload, re-render). */
+export function trackContentWork(work: Promise<unknown>) {
+  holder.pending.add(work);
+  void work.finally(() => holder.pending.delete(work)).catch(() => {});
+}
+
+/**
+ * Resolves once this process serves the change just made (or after `timeoutMs`): an editor's
+ * redirect then shows readers' pages as they are now on this process.
+ */
+export async function contentSettled(timeoutMs = 3_000) {
+  if (holder.pending.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled([...holder.pending]), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
 }

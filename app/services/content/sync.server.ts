@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { setSnapshot } from "~/content/published";
 import type { JobLogger, JobLoop } from "../job-loop.server";
 import { nextScheduledAt, publishDueArticles } from "./articles.server";
-import { CONTENT_CHANNEL, contentChanges, parseContentNotice, PROCESS_TOKEN, type ContentChange } from "./changes.server";
+import { CONTENT_CHANNEL, contentChanges, parseContentNotice, PROCESS_TOKEN, trackContentWork, type ContentChange } from "./changes.server";
 import { loadPublishedSnapshot } from "./published.server";
 
 /** The publishing timer never sleeps longer than this, so a missed notification costs at most this much. */
@@ -32,34 +32,34 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
   const listeners: (() => Promise<void> | void)[] = [];
   let stopped = false;
 
-  // Reloads never overlap; changes during one are folded into one more.
+  // Reloads never overlap; changes during one are folded into one more, which callers wait for.
   let reloading: Promise<void> | null = null;
-  let reloadAgain = false;
+  let queued: Promise<void> | null = null;
   const reloadOnce = async () => {
     const snapshot = await loadPublishedSnapshot(db);
     setSnapshot(snapshot);
     for (const listener of listeners) await listener();
   };
   const reload = (): Promise<void> => {
-    if (reloading) {
-      reloadAgain = true;
+    if (!reloading) {
+      reloading = reloadOnce()
+        .catch((error: unknown) => logger.error({ err: error }, "could not reload the published articles"))
+        .finally(() => {
+          reloading = null;
+        });
       return reloading;
     }
-    reloading = reloadOnce()
-      .catch((error: unknown) => logger.error({ err: error }, "could not reload the published articles"))
-      .finally(() => {
-        reloading = null;
-        if (reloadAgain && !stopped) {
-          reloadAgain = false;
-          void reload();
-        }
-      });
-    return reloading;
+    queued ??= reloading.then(() => {
+      queued = null;
+      return stopped ? undefined : reload();
+    });
+    return queued;
   };
 
   // The publishing timer.
   let timer: NodeJS.Timeout | null = null;
   let flipping: Promise<unknown> | null = null;
+  let failed = false;
   const publishDue = async () => {
     const flipped = await publishDueArticles(db, now());
     if (flipped.length > 0) logger.info({ articles: flipped.map((row) => row.slug) }, "scheduled articles published");
@@ -69,10 +69,15 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
     if (stopped) return;
     const next = await nextScheduledAt(db).catch(() => null);
     if (timer) clearTimeout(timer);
-    const delay = next ? Math.min(Math.max(0, next.getTime() - now().getTime()), maxTimerMs) : maxTimerMs;
+    // After a failed attempt, wait a little before the next one instead of retrying at once.
+    const delay = Math.max(failed ? 5_000 : 0, next ? Math.min(Math.max(0, next.getTime() - now().getTime()), maxTimerMs) : maxTimerMs);
     timer = setTimeout(() => {
       flipping = publishDue()
-        .catch((error: unknown) => logger.warn({ err: error }, "could not publish scheduled articles; trying again at the next timer"))
+        .then(() => (failed = false))
+        .catch((error: unknown) => {
+          failed = true;
+          logger.warn({ err: error }, "could not publish scheduled articles; trying again shortly");
+        })
         .finally(() => {
           flipping = null;
           void arm();
@@ -83,7 +88,7 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
 
   const onChange = (change: ContentChange) => {
     if (stopped) return;
-    if (change === "live") void reload();
+    if (change === "live") trackContentWork(reload());
     void arm();
   };
   contentChanges.on("changed", onChange);

@@ -1,0 +1,120 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
+import { E2E_ADMIN } from "../support/e2e-env";
+import { expect, gotoHydrated, randomIp, test } from "../support/fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+const WCAG = ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"];
+
+async function signIn(page: Page, returnTo: string) {
+  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
+}
+
+async function axe(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  return results.violations.map((violation) => `${page.url()} ${violation.id}`);
+}
+
+/** A reader: no session cookie, so pages come from memory as for any visitor. */
+async function readerPage(browser: Browser) {
+  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  return context.newPage();
+}
+
+const slug = `gold-standard-debate-${Date.now().toString(36)}`;
+const title = "The gold standard debate, in plain words";
+let editUrl = "";
+
+test("an editor writes and publishes a sponsored article with the plain form; readers get it with no JavaScript", async ({ page, browser }) => {
+  await signIn(page, "/admin/articles");
+  await expect(page.getByRole("heading", { name: "Articles", level: 1 })).toBeVisible();
+  await page.goto("/admin/articles");
+  expect(await axe(page)).toEqual([]);
+
+  await page.getByRole("link", { name: "New article" }).click();
+  await expect(page.getByRole("heading", { name: "New article" })).toBeVisible();
+  await page.getByLabel("Title", { exact: true }).fill(title);
+  await page.getByLabel(/^Slug/).fill(slug);
+  await page.getByLabel(/^Excerpt/).fill("Why some people want money backed by gold again, and what it would mean for savers and retirees.");
+  await page.getByLabel("Body (Markdown)").fill("Gold has a long history as money.\n\nOur sponsor explains [how gold IRAs work](https://sponsor.example/gold-ira).");
+  await page.getByLabel("Category").selectOption("Precious Metals");
+  await page.getByLabel(/^Cover image \(/).fill("/images/articles/precious-metals-guide.svg");
+  await page.getByLabel(/^Cover image description/).fill("Gold bars stacked in a vault");
+  await page.getByLabel(/^Sponsored \(paid\) article/).check();
+  await page.getByLabel("Sponsor's name").fill("Liberty Bullion");
+  expect(await axe(page)).toEqual([]);
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=published/);
+  editUrl = page.url().split("?")[0]!;
+  await expect(page.getByTestId("article-status")).toContainText("Published");
+  await expect(page.getByTestId("revisions")).toContainText("publish");
+  expect(await axe(page)).toEqual([]);
+
+  const reader = await readerPage(browser);
+  const response = await reader.goto(`/articles/${slug}`);
+  expect(response!.status()).toBe(200);
+  const html = await response!.text();
+  expect(html).not.toContain("<script src");
+  await expect(reader.getByRole("heading", { name: title, level: 1 })).toBeVisible();
+  // The FTC label comes before the headline.
+  await expect(reader.getByTestId("sponsored-label")).toContainText("Advertisement");
+  await expect(reader.getByTestId("sponsored-label")).toContainText("Sponsored by Liberty Bullion");
+  expect(html.indexOf("Advertisement")).toBeLessThan(html.indexOf(`<h1`));
+  await expect(reader.locator('.prose-article a[href="https://sponsor.example/gold-ira"]')).toHaveAttribute("rel", "sponsored noopener");
+  expect(await axe(reader)).toEqual([]);
+
+  // The byline leads to the author's page, with their articles and Person JSON-LD.
+  await reader.getByRole("link", { name: "David Caldwell" }).first().click();
+  await expect(reader).toHaveURL(/\/authors\/david-caldwell$/);
+  await expect(reader.getByRole("heading", { name: "David Caldwell", level: 1 })).toBeVisible();
+  await expect(reader.getByRole("link", { name: title })).toBeVisible();
+  const person = await reader.locator('script[type="application/ld+json"]').evaluateAll((scripts) =>
+    scripts.map((script) => JSON.parse(script.textContent ?? "{}") as { "@type"?: string; name?: string; url?: string }).find((data) => data["@type"] === "Person"),
+  );
+  expect(person).toMatchObject({ name: "David Caldwell", url: expect.stringMatching(/\/authors\/david-caldwell$/) });
+  expect(await reader.content()).not.toContain("<script src");
+  expect(await axe(reader)).toEqual([]);
+
+  // The blog lists it, marked as an advertisement.
+  await reader.goto("/blog?category=precious-metals");
+  await expect(reader.getByRole("link", { name: new RegExp(title) })).toBeVisible();
+  await reader.context().close();
+});
+
+test("the preview link shows the working copy to anyone holding it, never indexed; a wrong token is a 404", async ({ page, request }) => {
+  await signIn(page, editUrl.replace(/^https?:\/\/[^/]+/, ""));
+  await page.getByLabel("Title", { exact: true }).fill("The gold standard debate, a revised draft");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\?done=saved/);
+  const previewUrl = (await page.getByTestId("preview-link").getAttribute("href"))!;
+  const preview = await request.get(previewUrl);
+  expect(preview.status()).toBe(200);
+  expect(preview.headers()["x-robots-tag"]).toBe("noindex");
+  const html = await preview.text();
+  expect(html).toContain("The gold standard debate, a revised draft");
+  expect(html).toMatch(/<meta name="robots" content="noindex/);
+  // Readers still see the published version.
+  expect(await (await request.get(`/articles/${slug}`)).text()).not.toContain("a revised draft");
+  const forged = previewUrl.replace(/token=\d+\.[\w-]+/, "token=9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+  expect((await request.get(forged)).status()).toBe(404);
+});
+
+test("unpublishing takes the article away at once: its address answers 410 with a clear text", async ({ page, browser }) => {
+  await signIn(page, editUrl.replace(/^https?:\/\/[^/]+/, ""));
+  await page.getByRole("button", { name: "Unpublish" }).click();
+  await expect(page).toHaveURL(/\?done=unpublished/);
+  await expect(page.getByTestId("article-status")).toContainText("Draft");
+  const reader = await readerPage(browser);
+  const response = await reader.goto(`/articles/${slug}`);
+  expect(response!.status()).toBe(410);
+  await expect(reader.getByRole("heading", { name: "This article has been removed" })).toBeVisible();
+  expect(await axe(reader)).toEqual([]);
+  expect((await reader.goto("/articles/never-was-here"))!.status()).toBe(404);
+  await reader.context().close();
+});
