@@ -175,3 +175,47 @@ test("the Images page uploads without JavaScript, refuses a fake image, and its 
   expect((await request.get(`/media/${id}/800.jpg`)).status()).toBe(404);
   expect((await request.get("/media/00000000-0000-4000-8000-000000000000/480.jpg")).status()).toBe(404);
 });
+
+test("an uploaded cover image and a body image reach the published article as <picture>, with no JavaScript on the page", async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
+  const origin = new URL(page.url()).origin;
+  const upload = async (alt: string, color: string) => {
+    const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: color } }).jpeg().toBuffer();
+    const response = await page.request.post("/admin/media", {
+      headers: { Accept: "application/json", Origin: origin },
+      multipart: { alt, file: { name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg } },
+    });
+    expect(response.status()).toBe(201);
+    return ((await response.json()) as { src: string }).src;
+  };
+  const cover = await upload("A vault of gold bars under lamps", "#8a6d1d");
+  const inline = await upload("A chart of the price of gold", "#2a4d69");
+  expect(cover).toMatch(/^\/media\/[0-9a-f-]{36}\/1600x900$/);
+
+  const slug = `picture-test-${Date.now().toString(36)}`;
+  await page.getByLabel("Title", { exact: true }).fill("Uploads on the published page");
+  await page.getByLabel(/^Slug/).fill(slug);
+  await page.getByLabel(/^Excerpt/).fill("An article whose cover and body images are uploads, rendered as responsive pictures.");
+  await page.getByLabel("Body (Markdown)").fill(`Gold is a store of value.\n\n![A chart of the price of gold](${inline})\n\nThe end.`);
+  await page.getByLabel("Category").selectOption("Precious Metals");
+  await page.getByLabel(/^Cover image \(/).fill(cover);
+  await page.getByLabel(/^Cover image description/).fill("A vault of gold bars under lamps");
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=published/);
+
+  const reader = await (await browser.newContext()).newPage();
+  await expect.poll(async () => (await reader.goto(`/articles/${slug}`))?.status(), { timeout: 5_000 }).toBe(200);
+  const coverImg = reader.locator(`picture img[alt="A vault of gold bars under lamps"]`);
+  await expect(coverImg).toHaveAttribute("fetchpriority", "high");
+  await expect(coverImg).toHaveAttribute("width", "1600");
+  await expect(coverImg).toHaveAttribute("srcset", /480\.jpg 480w, .*1600\.jpg 1600w/);
+  await expect(reader.locator('picture:has(img[alt="A vault of gold bars under lamps"]) source[type="image/avif"]')).toHaveCount(1);
+  const bodyImg = reader.locator(`.prose-article picture img[alt="A chart of the price of gold"]`);
+  await expect(bodyImg).toHaveAttribute("loading", "lazy");
+  await bodyImg.scrollIntoViewIfNeeded();
+  await expect.poll(() => bodyImg.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  expect(await reader.locator("script[src], link[rel=modulepreload]").count()).toBe(0);
+  const axe = await new AxeBuilder({ page: reader }).withTags(AXE_TAGS).analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+});
