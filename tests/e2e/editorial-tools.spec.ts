@@ -219,3 +219,30 @@ test("an uploaded cover image and a body image reach the published article as <p
   const axe = await new AxeBuilder({ page: reader }).withTags(AXE_TAGS).analyze();
   expect(axe.violations.map((violation) => violation.id)).toEqual([]);
 });
+
+test("autosave from a stale tab is refused with a clear message, and the fresher tab's text is kept", async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
+  await page.getByLabel("Title", { exact: true }).fill("Two tabs editing one article");
+  await page.getByLabel(/^Slug/).fill(`two-tabs-${Date.now().toString(36)}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+  const editUrl = page.url().split("?")[0]!;
+
+  // A second tab of the same session opens the same version.
+  const other = await page.context().newPage();
+  await gotoHydrated(other, editUrl);
+  await gotoHydrated(page, editUrl);
+  for (const tab of [page, other]) await expect(tab.getByRole("toolbar", { name: "Formatting" })).toBeVisible();
+
+  await page.getByRole("textbox", { name: "Body (Markdown)" }).click();
+  await page.keyboard.type("Written in the first tab.");
+  await expect(page.getByTestId("autosave-status")).toHaveText(/^Saved at/, { timeout: 15_000 });
+
+  await other.getByRole("textbox", { name: "Body (Markdown)" }).click();
+  await other.keyboard.type("Written in the stale tab.");
+  await expect(other.getByTestId("autosave-status")).toHaveText("This article was changed elsewhere: reload to see it. Your latest changes are not saved.", { timeout: 15_000 });
+
+  await gotoHydrated(other, editUrl);
+  await expect(other.locator('textarea[name="body"]')).toHaveValue("Written in the first tab.");
+});
