@@ -220,7 +220,7 @@ test("an uploaded cover image and a body image reach the published article as <p
   expect(axe.violations.map((violation) => violation.id)).toEqual([]);
 });
 
-test("autosave from a stale tab is refused with a clear message, and the fresher tab's text is kept", async ({ page, browser }) => {
+test("autosave from a stale tab is refused with a clear message, and the fresher tab's text is kept", async ({ page }) => {
   test.setTimeout(60_000);
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
   await page.getByLabel("Title", { exact: true }).fill("Two tabs editing one article");
