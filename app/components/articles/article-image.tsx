@@ -21,6 +21,8 @@ export function ArticleImage({
   width?: number;
   height?: number;
 }) {
+  // A draft's preview may have no image yet: nothing rather than an empty src.
+  if (!src) return null;
   const size = /^\/media\/[0-9a-f-]{36}\/(\d+)x(\d+)$/.exec(src);
   return (
     <img
