@@ -54,6 +54,7 @@ export default [
   route("account/data.json", "routes/account-data-json.ts"),
   route("admin/alerts/reach", "routes/admin-alerts-reach.ts"),
   route("admin/alerts/:id/recipients.csv", "routes/admin-alert-csv.ts"),
+  route("admin/articles/:id/autosave", "routes/admin-article-autosave.ts"),
   route("api/sms/inbound", "routes/api.sms.inbound.ts"),
   route("api/sms/status", "routes/api.sms.status.ts"),
   route("newsletter/unsubscribe", "routes/newsletter.unsubscribe.ts"),

@@ -101,6 +101,24 @@ test("the preview link shows the working copy to anyone holding it, never indexe
   expect(html).toMatch(/<meta name="robots" content="noindex/);
   // Readers still see the published version.
   expect(await (await request.get(`/articles/${slug}`)).text()).not.toContain("a revised draft");
+  // The autosave the rich editor calls: JSON with the new version; a stale version is a 409.
+  const version = await page.locator('input[name="expectedVersion"]').first().inputValue();
+  const fields = Object.fromEntries(
+    await page.locator('[data-testid="article-form"] :is(input[type="text"], input:not([type]), textarea, select)').evaluateAll((elements) =>
+      elements.map((element) => [(element as HTMLInputElement).name, (element as HTMLInputElement).value]),
+    ),
+  ) as Record<string, string>;
+  const autosave = (expectedVersion: string) =>
+    page.request.post(`${editUrl}/autosave`, { form: { ...fields, title: "The gold standard debate, autosaved", intent: "autosave", expectedVersion }, headers: { Origin: new URL(editUrl).origin } });
+  const saved = await autosave(version);
+  expect(saved.status()).toBe(200);
+  const savedBody = (await saved.json()) as { ok: boolean; version: number; savedAt: string };
+  expect(savedBody).toMatchObject({ ok: true, version: Number(version) + 1 });
+  expect(Number.isNaN(Date.parse(savedBody.savedAt))).toBe(false);
+  const stale = await autosave(version);
+  expect(stale.status()).toBe(409);
+  expect(await stale.json()).toEqual({ ok: false, code: "stale", version: Number(version) + 1 });
+  expect(await (await request.get(`/articles/${slug}`)).text()).not.toContain("autosaved");
   const forged = previewUrl.replace(/token=\d+\.[\w-]+/, "token=9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
   expect((await request.get(forged)).status()).toBe(404);
 });
