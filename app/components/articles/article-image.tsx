@@ -23,6 +23,8 @@ export function ArticleImage({
   width?: number;
   height?: number;
 }) {
+  // A draft's preview may have no image yet: nothing rather than an empty src.
+  if (!src) return null;
   // An upload becomes a <picture> (AVIF, WebP, JPEG with srcset); a site file stays one <img>.
   return <ResponsiveImage src={src} alt={alt} sizes={sizes} priority={priority} className={className} width={width} height={height} />;
 }
