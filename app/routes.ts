@@ -57,6 +57,7 @@ export default [
   route("admin/alerts/reach", "routes/admin-alerts-reach.ts"),
   route("admin/alerts/:id/recipients.csv", "routes/admin-alert-csv.ts"),
   route("admin/articles/preview", "routes/admin-articles-preview.ts"),
+  route("admin/articles/:id/autosave", "routes/admin-article-autosave.ts"),
   route("api/sms/inbound", "routes/api.sms.inbound.ts"),
   route("api/sms/status", "routes/api.sms.status.ts"),
   route("newsletter/unsubscribe", "routes/newsletter.unsubscribe.ts"),

@@ -9,6 +9,7 @@ describe("landingAfterSignIn", () => {
 
   it("without one, or with a foreign one, sends staff to /admin and readers home", () => {
     expect(landingAfterSignIn(null, "admin")).toBe("/admin");
+    expect(landingAfterSignIn(null, "editor")).toBe("/admin");
     expect(landingAfterSignIn("https://evil.example/", "admin")).toBe("/admin");
     expect(landingAfterSignIn(undefined, "reader")).toBe("/");
     expect(landingAfterSignIn("//evil.example", null)).toBe("/");

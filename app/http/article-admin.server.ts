@@ -1,5 +1,6 @@
 import { data } from "react-router";
-import type { ArticleFailure } from "~/services/content/articles.server";
+import type { Db } from "~/db/client.server";
+import { autosaveArticle, type ArticleFailure } from "~/services/content/articles.server";
 import { ARTICLE_NOTICES, type Notice } from "~/lib/notices";
 import { zonedTimeToUtc } from "~/lib/zoned-time";
 import { ARTICLE_FIELD_MESSAGES } from "~/lib/article-texts";
@@ -45,4 +46,18 @@ export function articleFailure(result: ArticleFailure, values?: Record<string, s
     case "not_found":
       return data<ArticleActionData>({ notice: ARTICLE_NOTICES.notFound }, { status: 404 });
   }
+}
+
+/**
+ * The autosave answer, as JSON: `{ ok: true, version, savedAt }`; 409 `{ ok: false, code: "stale",
+ * version }` when another tab saved since; 400 `{ ok: false, code: "invalid", errors }`.
+ */
+export async function autosaveResponse(db: Db, id: string, form: URLSearchParams, actor: string) {
+  const version = expectedVersion(form);
+  if (version === null) return Response.json({ ok: false, code: "invalid", errors: { expectedVersion: "Missing version." } }, { status: 400 });
+  const result = await autosaveArticle(db, { id, input: articleInput(form), expectedVersion: version, actor });
+  if (result.ok) return Response.json({ ok: true, version: result.version, savedAt: result.savedAt.toISOString() });
+  if (result.code === "stale") return Response.json({ ok: false, code: "stale", version: result.version }, { status: 409 });
+  if (result.code === "invalid") return Response.json({ ok: false, code: "invalid", errors: result.errors }, { status: 400 });
+  return Response.json({ ok: false, code: result.code }, { status: result.code === "not_found" ? 404 : 409 });
 }

@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
 import { readFormParamsOrAnswer } from "~/http/body.server";
-import { ARTICLE_FORM_LIMIT, articleFailure, articleInput, expectedVersion, scheduleTime } from "~/http/article-admin.server";
+import { ARTICLE_FORM_LIMIT, articleFailure, articleInput, autosaveResponse, expectedVersion, scheduleTime } from "~/http/article-admin.server";
 import { getEnv } from "~/http/env.server";
 import { ARTICLE_NOTICES, articleNotice } from "~/lib/notices";
 import { ARTICLE_STATUS_LABEL } from "~/lib/article-texts";
@@ -16,7 +16,6 @@ import { pageMeta } from "~/lib/route-meta";
 import { contentSettled } from "~/services/content/changes.server";
 import { formatInZone } from "~/lib/zoned-time";
 import {
-  autosaveArticle,
   getArticleById,
   listRevisions,
   publishArticle,
@@ -74,8 +73,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 /**
- * One action per button (intent). `autosave` answers JSON for the editor component:
- * `{ ok: true, version, savedAt }`, or 409 `{ ok: false, code: "stale", version }`.
+ * One action per button (intent). `autosave` answers JSON (autosaveResponse) for a fetcher; the
+ * same answer as plain JSON for any client is `POST /admin/articles/:id/autosave`.
  */
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireEditor(request);
@@ -100,6 +99,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     await contentSettled();
     throw done("featured");
   }
+  if (intent === "autosave") return autosaveResponse(db, id, form, user.email);
   const version = expectedVersion(form);
   if (version === null) return data({ notice: ARTICLE_NOTICES.stale }, { status: 400 });
   if (intent === "restore") {
@@ -113,13 +113,6 @@ export async function action({ request, params }: Route.ActionArgs) {
   const input = articleInput(form);
   const edit = { id, input, expectedVersion: version, actor: user.email };
   switch (intent) {
-    case "autosave": {
-      const result = await autosaveArticle(db, edit);
-      if (result.ok) return Response.json({ ok: true, version: result.version, savedAt: result.savedAt.toISOString() });
-      if (result.code === "stale") return Response.json({ ok: false, code: "stale", version: result.version }, { status: 409 });
-      if (result.code === "invalid") return Response.json({ ok: false, code: "invalid", errors: result.errors }, { status: 400 });
-      return Response.json({ ok: false, code: result.code }, { status: result.code === "not_found" ? 404 : 409 });
-    }
     case "save": {
       const result = await saveArticle(db, edit);
       if (!result.ok) return articleFailure(result, input);

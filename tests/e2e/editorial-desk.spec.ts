@@ -101,6 +101,24 @@ test("the preview link shows the working copy to anyone holding it, never indexe
   expect(html).toMatch(/<meta name="robots" content="noindex/);
   // Readers still see the published version.
   expect(await (await request.get(`/articles/${slug}`)).text()).not.toContain("a revised draft");
+  // The autosave the rich editor calls: JSON with the new version; a stale version is a 409.
+  const version = await page.locator('input[name="expectedVersion"]').first().inputValue();
+  const fields = Object.fromEntries(
+    await page.locator('[data-testid="article-form"] :is(input[type="text"], input:not([type]), textarea, select)').evaluateAll((elements) =>
+      elements.map((element) => [(element as HTMLInputElement).name, (element as HTMLInputElement).value]),
+    ),
+  ) as Record<string, string>;
+  const autosave = (expectedVersion: string) =>
+    page.request.post(`${editUrl}/autosave`, { form: { ...fields, title: "The gold standard debate, autosaved", intent: "autosave", expectedVersion }, headers: { Origin: new URL(editUrl).origin } });
+  const saved = await autosave(version);
+  expect(saved.status()).toBe(200);
+  const savedBody = (await saved.json()) as { ok: boolean; version: number; savedAt: string };
+  expect(savedBody).toMatchObject({ ok: true, version: Number(version) + 1 });
+  expect(Number.isNaN(Date.parse(savedBody.savedAt))).toBe(false);
+  const stale = await autosave(version);
+  expect(stale.status()).toBe(409);
+  expect(await stale.json()).toEqual({ ok: false, code: "stale", version: Number(version) + 1 });
+  expect(await (await request.get(`/articles/${slug}`)).text()).not.toContain("autosaved");
   const forged = previewUrl.replace(/token=\d+\.[\w-]+/, "token=9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
   expect((await request.get(forged)).status()).toBe(404);
 });
@@ -117,4 +135,35 @@ test("unpublishing takes the article away at once: its address answers 410 with 
   expect(await axe(reader)).toEqual([]);
   expect((await reader.goto("/articles/never-was-here"))!.status()).toBe(404);
   await reader.context().close();
+});
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the desk works with plain forms: a draft is created, refused fields are explained, filters are a GET form", async ({ page }) => {
+    await page.goto("/auth?redirectTo=%2Fadmin%2Farticles%2Fnew");
+    await page.getByLabel("Email").fill(E2E_ADMIN.email);
+    await page.getByLabel("Password").fill(E2E_ADMIN.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page).toHaveURL(/\/admin\/articles\/new/);
+    const draftSlug = `no-js-draft-${Date.now().toString(36)}`;
+    await page.getByLabel("Title", { exact: true }).fill("A draft written without JavaScript");
+    await page.getByLabel(/^Slug/).fill(draftSlug);
+    // Publishing an incomplete article is refused with a message on each field, and nothing is created.
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await expect(page.getByRole("alert").first()).toContainText("Please Check the Article");
+    await expect(page.getByText("The excerpt needs 40 to 300 characters.")).toBeVisible();
+    await expect(page.getByLabel("Title", { exact: true })).toHaveValue("A draft written without JavaScript");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+    await expect(page.getByRole("status").first()).toContainText("Draft Created");
+    await page.goto("/admin/articles");
+    await page.getByLabel("Status").selectOption("draft");
+    await page.getByLabel("Title contains").fill("without JavaScript");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/status=draft/);
+    await expect(page.getByRole("link", { name: "A draft written without JavaScript" })).toBeVisible();
+    // A draft that never was public is simply not there for readers.
+    expect((await page.request.get(`/articles/${draftSlug}`)).status()).toBe(404);
+  });
 });

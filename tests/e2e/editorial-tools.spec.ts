@@ -132,3 +132,117 @@ test("without JavaScript the article body is a plain textarea that saves", async
   await expect(page.getByRole("toolbar", { name: "Formatting" })).toHaveCount(0);
   await context.close();
 });
+
+test("the Images page uploads without JavaScript, refuses a fake image, and its files are served immutable from memory", async ({ browser, page: scripted }) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/auth?redirectTo=${encodeURIComponent("/admin/media")}`);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/admin\/media/);
+
+  await page.getByLabel(/^Image file/).setInputFiles({ name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from("this is text, not a photo\n") });
+  await page.getByLabel(/^Alt text/).fill("A photo that is not one");
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("Not an Image", { exact: true })).toBeVisible();
+
+  const jpeg = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#1d3557" } }).jpeg().toBuffer();
+  await page.getByLabel(/^Image file/).setInputFiles({ name: "navy.jpg", mimeType: "image/jpeg", buffer: jpeg });
+  await page.getByLabel(/^Alt text/).fill("A navy blue test card");
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("Image Uploaded", { exact: true })).toBeVisible();
+  const line = (await page.getByText(/^!\[A navy blue test card\]\(\/media\//).first().textContent())!;
+  const [, id] = /\/media\/([0-9a-f-]{36})\/640x360/.exec(line)!;
+  await context.close();
+
+  // The page with JavaScript: the upload is listed as a <picture>, and the page is axe-clean.
+  await signIn(scripted, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/media");
+  // Again without ?notice=signedIn: axe would catch the notice mid-fade.
+  await gotoHydrated(scripted, "/admin/media");
+  await expect(scripted.locator(`picture img[alt="A navy blue test card"]`).first()).toHaveAttribute("src", `/media/${id}/640.jpg`);
+  const axe = await new AxeBuilder({ page: scripted }).withTags(AXE_TAGS).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+
+  const request = scripted.request;
+  const file = await request.get(`/media/${id}/640.webp`);
+  expect(file.status()).toBe(200);
+  expect(file.headers()).toMatchObject({ "content-type": "image/webp", "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" });
+  const etag = file.headers().etag!;
+  expect((await request.get(`/media/${id}/640.webp`, { headers: { "If-None-Match": etag } })).status()).toBe(304);
+  expect((await request.get(`/media/${id}/480.avif`)).headers()["content-type"]).toBe("image/avif");
+  expect((await request.get(`/media/${id}/800.jpg`)).status()).toBe(404);
+  expect((await request.get("/media/00000000-0000-4000-8000-000000000000/480.jpg")).status()).toBe(404);
+});
+
+test("an uploaded cover image and a body image reach the published article as <picture>, with no JavaScript on the page", async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
+  const origin = new URL(page.url()).origin;
+  const upload = async (alt: string, color: string) => {
+    const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: color } }).jpeg().toBuffer();
+    const response = await page.request.post("/admin/media", {
+      headers: { Accept: "application/json", Origin: origin },
+      multipart: { alt, file: { name: "cover.jpg", mimeType: "image/jpeg", buffer: jpeg } },
+    });
+    expect(response.status()).toBe(201);
+    return ((await response.json()) as { src: string }).src;
+  };
+  const cover = await upload("A vault of gold bars under lamps", "#8a6d1d");
+  const inline = await upload("A chart of the price of gold", "#2a4d69");
+  expect(cover).toMatch(/^\/media\/[0-9a-f-]{36}\/1600x900$/);
+
+  const slug = `picture-test-${Date.now().toString(36)}`;
+  await page.getByLabel("Title", { exact: true }).fill("Uploads on the published page");
+  await page.getByLabel(/^Slug/).fill(slug);
+  await page.getByLabel(/^Excerpt/).fill("An article whose cover and body images are uploads, rendered as responsive pictures.");
+  await page.getByLabel("Body (Markdown)").fill(`Gold is a store of value.\n\n![A chart of the price of gold](${inline})\n\nThe end.`);
+  await page.getByLabel("Category").selectOption("Precious Metals");
+  await page.getByLabel(/^Cover image \(/).fill(cover);
+  await page.getByLabel(/^Cover image description/).fill("A vault of gold bars under lamps");
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=published/);
+
+  const reader = await (await browser.newContext()).newPage();
+  await expect.poll(async () => (await reader.goto(`/articles/${slug}`))?.status(), { timeout: 5_000 }).toBe(200);
+  const coverImg = reader.locator(`picture img[alt="A vault of gold bars under lamps"]`);
+  await expect(coverImg).toHaveAttribute("fetchpriority", "high");
+  await expect(coverImg).toHaveAttribute("width", "1600");
+  await expect(coverImg).toHaveAttribute("srcset", /480\.jpg 480w, .*1600\.jpg 1600w/);
+  await expect(reader.locator('picture:has(img[alt="A vault of gold bars under lamps"]) source[type="image/avif"]')).toHaveCount(1);
+  const bodyImg = reader.locator(`.prose-article picture img[alt="A chart of the price of gold"]`);
+  await expect(bodyImg).toHaveAttribute("loading", "lazy");
+  await bodyImg.scrollIntoViewIfNeeded();
+  await expect.poll(() => bodyImg.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  expect(await reader.locator("script[src], link[rel=modulepreload]").count()).toBe(0);
+  const axe = await new AxeBuilder({ page: reader }).withTags(AXE_TAGS).analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+});
+
+test("autosave from a stale tab is refused with a clear message, and the fresher tab's text is kept", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
+  await page.getByLabel("Title", { exact: true }).fill("Two tabs editing one article");
+  await page.getByLabel(/^Slug/).fill(`two-tabs-${Date.now().toString(36)}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+  const editUrl = page.url().split("?")[0]!;
+
+  // A second tab of the same session opens the same version.
+  const other = await page.context().newPage();
+  await gotoHydrated(other, editUrl);
+  await gotoHydrated(page, editUrl);
+  for (const tab of [page, other]) await expect(tab.getByRole("toolbar", { name: "Formatting" })).toBeVisible();
+
+  await page.getByRole("textbox", { name: "Body (Markdown)" }).click();
+  await page.keyboard.type("Written in the first tab.");
+  await expect(page.getByTestId("autosave-status")).toHaveText(/^Saved at/, { timeout: 15_000 });
+
+  await other.getByRole("textbox", { name: "Body (Markdown)" }).click();
+  await other.keyboard.type("Written in the stale tab.");
+  await expect(other.getByTestId("autosave-status")).toHaveText("This article was changed elsewhere: reload to see it. Your latest changes are not saved.", { timeout: 15_000 });
+
+  await gotoHydrated(other, editUrl);
+  await expect(other.locator('textarea[name="body"]')).toHaveValue("Written in the first tab.");
+});

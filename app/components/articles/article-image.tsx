@@ -1,3 +1,4 @@
+import { ResponsiveImage } from "~/components/media/responsive-image";
 import { ARTICLE_TEXTS } from "~/lib/article-texts";
 
 /**
@@ -8,6 +9,7 @@ import { ARTICLE_TEXTS } from "~/lib/article-texts";
 export function ArticleImage({
   src,
   alt,
+  sizes = "100vw",
   priority = false,
   className,
   width = 1200,
@@ -21,19 +23,10 @@ export function ArticleImage({
   width?: number;
   height?: number;
 }) {
-  const size = /^\/media\/[0-9a-f-]{36}\/(\d+)x(\d+)$/.exec(src);
-  return (
-    <img
-      src={src}
-      alt={alt}
-      width={size ? Number(size[1]) : width}
-      height={size ? Number(size[2]) : height}
-      loading={priority ? "eager" : "lazy"}
-      fetchPriority={priority ? "high" : undefined}
-      decoding="async"
-      className={className}
-    />
-  );
+  // A draft's preview may have no image yet: nothing rather than an empty src.
+  if (!src) return null;
+  // An upload becomes a <picture> (AVIF, WebP, JPEG with srcset); a site file stays one <img>.
+  return <ResponsiveImage src={src} alt={alt} sizes={sizes} priority={priority} className={className} width={width} height={height} />;
 }
 
 /** The FTC label of a sponsored article, before its headline (and on its teasers). */

@@ -59,6 +59,7 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
   // The publishing timer.
   let timer: NodeJS.Timeout | null = null;
   let flipping: Promise<unknown> | null = null;
+  let failed = false;
   const publishDue = async () => {
     const flipped = await publishDueArticles(db, now());
     if (flipped.length > 0) logger.info({ articles: flipped.map((row) => row.slug) }, "scheduled articles published");
@@ -68,10 +69,15 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
     if (stopped) return;
     const next = await nextScheduledAt(db).catch(() => null);
     if (timer) clearTimeout(timer);
-    const delay = next ? Math.min(Math.max(0, next.getTime() - now().getTime()), maxTimerMs) : maxTimerMs;
+    // After a failed attempt, wait a little before the next one instead of retrying at once.
+    const delay = Math.max(failed ? 5_000 : 0, next ? Math.min(Math.max(0, next.getTime() - now().getTime()), maxTimerMs) : maxTimerMs);
     timer = setTimeout(() => {
       flipping = publishDue()
-        .catch((error: unknown) => logger.warn({ err: error }, "could not publish scheduled articles; trying again at the next timer"))
+        .then(() => (failed = false))
+        .catch((error: unknown) => {
+          failed = true;
+          logger.warn({ err: error }, "could not publish scheduled articles; trying again shortly");
+        })
         .finally(() => {
           flipping = null;
           void arm();

@@ -28,7 +28,8 @@ export function ArticleBodyField({ name, defaultValue, error }: { name: string; 
   return (
     <div>
       <div className="mb-1.5 text-sm font-semibold text-foreground">
-        <label id={labelId} htmlFor={id}>
+        {/* Once the editor is shown, the label names it (aria-labelledby), not the hidden textarea. */}
+        <label id={labelId} htmlFor={editorShown ? undefined : id}>
           Body (Markdown)
         </label>
       </div>

@@ -1,5 +1,4 @@
 import { useEffect, useState } from "react";
-import { useFetcher } from "react-router";
 
 /** Save this long after typing stops... */
 export const AUTOSAVE_IDLE_MS = 2_000;
@@ -14,18 +13,21 @@ export const AUTOSAVE_TEXTS = {
   savedAt: (time: string) => `Saved at ${time}`,
   stale: "This article was changed elsewhere: reload to see it. Your latest changes are not saved.",
   failed: "Not saved: the server refused the change. Use Save draft to see why.",
+  offline: "Not saved yet: the connection failed. It is tried again as you type.",
 } as const;
+
+/** Browsers refuse `keepalive` requests with bodies over 64 KB. */
+const KEEPALIVE_MAX_BYTES = 60_000;
 
 function clock(iso: string) {
   return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
 }
 
-type Submit = (body: FormData) => void;
 
 /** The autosave's timing and state, outside React: one per form field component. */
 export class Autosaver {
   private form: HTMLFormElement | null = null;
-  private submit: Submit = () => {};
+  private url = "";
   private report: (status: string) => void = () => {};
   private dirty = false;
   private firstDirtyAt = 0;
@@ -34,9 +36,9 @@ export class Autosaver {
   private stale = false;
 
   /** Listens to the form's edits and the page being hidden; returns the cleanup. */
-  attach(form: HTMLFormElement, submit: Submit, report: (status: string) => void) {
+  attach(form: HTMLFormElement, url: string, report: (status: string) => void) {
     this.form = form;
-    this.submit = submit;
+    this.url = url;
     this.report = report;
     if (!this.versionField()) return () => {};
     const onEdit = (event: Event) => {
@@ -46,7 +48,7 @@ export class Autosaver {
       if (!this.inFlight) this.schedule();
     };
     const onVisibility = () => {
-      if (document.visibilityState === "hidden") this.save();
+      if (document.visibilityState === "hidden") this.save(true);
     };
     form.addEventListener("input", onEdit);
     form.addEventListener("change", onEdit);
@@ -69,25 +71,37 @@ export class Autosaver {
     this.timer = setTimeout(() => this.save(), wait);
   }
 
-  /** Posts the form now, unless nothing changed, a save is in flight, or the copy is stale. */
-  save() {
+  /**
+   * Posts the form now, unless nothing changed, a save is in flight, or the copy is stale. When the
+   * page is being hidden the request is `keepalive`, so it survives the tab being closed.
+   */
+  save(leaving = false) {
     clearTimeout(this.timer);
     const version = this.versionField();
     if (!this.form || !version || this.inFlight || this.stale || !this.dirty) return;
-    const body = new FormData(this.form);
-    body.set("intent", "autosave");
-    body.set("expectedVersion", version.value);
+    const fields = new FormData(this.form);
+    fields.set("intent", "autosave");
+    fields.set("expectedVersion", version.value);
+    const body = new URLSearchParams([...fields].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
     this.dirty = false;
     this.firstDirtyAt = 0;
     this.inFlight = true;
     this.report(AUTOSAVE_TEXTS.saving);
-    this.submit(body);
+    const keepalive = leaving && body.toString().length < KEEPALIVE_MAX_BYTES;
+    fetch(this.url, { method: "POST", body, keepalive, headers: { Accept: "application/json" } })
+      .then(async (response) => this.answered((await response.json().catch(() => undefined)) as AutosaveAnswer | undefined))
+      .catch(() => this.answered(null));
   }
 
-  /** The save's answer: keep the new version (also for the next manual save), or stop on a conflict. */
-  answered(answer: AutosaveAnswer | undefined) {
+  /** The save's answer (null: no connection): keep the new version, or stop on a conflict. */
+  answered(answer: AutosaveAnswer | undefined | null) {
     if (!this.inFlight) return;
     this.inFlight = false;
+    if (answer === null) {
+      this.dirty = true;
+      this.report(AUTOSAVE_TEXTS.offline);
+      return;
+    }
     if (answer?.ok) {
       const version = this.versionField();
       if (version) version.value = String(answer.version);
@@ -105,25 +119,20 @@ export class Autosaver {
 
 /**
  * Autosaves the article form: after edits stop for 2 s (and at least every 10 s while typing),
- * posts all its fields with `intent=autosave` and `expectedVersion` to the page's own action
- * without reloading the page's data, keeps the version it gets back, never starts a save while
- * one is in flight, and saves at once when the page is hidden. A form without `expectedVersion`
- * (a new article) is not autosaved.
+ * posts all its fields with `intent=autosave` and `expectedVersion` to the article's JSON autosave
+ * endpoint (`<page>/autosave`), keeps the version it gets back (also in the form's
+ * `expectedVersion`, for the next manual save), never starts a save while one is in flight, and
+ * saves at once (keepalive) when the page is hidden. A form without `expectedVersion` (a new
+ * article) is not autosaved.
  */
 export function useAutosave(form: HTMLFormElement | null): { status: string } {
-  const fetcher = useFetcher<AutosaveAnswer>();
   const [status, setStatus] = useState("");
   const [saver] = useState(() => new Autosaver());
-  const { submit } = fetcher;
 
   useEffect(() => {
     if (!form) return;
-    return saver.attach(form, (body) => void submit(body, { method: "post", defaultShouldRevalidate: false }), setStatus);
-  }, [form, saver, submit]);
-
-  useEffect(() => {
-    if (fetcher.state === "idle") saver.answered(fetcher.data);
-  }, [fetcher.state, fetcher.data, saver]);
+    return saver.attach(form, `${window.location.pathname.replace(/\/$/, "")}/autosave`, setStatus);
+  }, [form, saver]);
 
   return { status };
 }
