@@ -106,7 +106,8 @@ export async function createDraft(db: Db, input: { input: unknown; actor: string
 
 /**
  * Autosave: the working copy only. No revision, nothing readers see changes. A tab holding an
- * older version is refused with the current one.
+ * older version is refused with the current one. Not audited: it runs every few seconds while
+ * someone types, and the row keeps who saved last (updatedBy); saves and publishes are audited.
  */
 export async function autosaveArticle(db: Db, edit: ArticleEdit): Promise<{ ok: true; version: number; savedAt: Date } | ArticleFailure> {
   const parsed = parseDraftFields(edit.input);
@@ -120,7 +121,6 @@ export async function autosaveArticle(db: Db, edit: ArticleEdit): Promise<{ ok: 
       .set({ ...workingCopy(parsed.fields, edit.actor, now), version: locked.row.version + 1 })
       .where(eq(articles.id, edit.id))
       .returning();
-    await audit(tx, edit.actor, "autosaved", edit.id, { version: locked.row.version }, { version: row!.version });
     return { ok: true as const, version: row!.version, savedAt: now };
   });
 }
