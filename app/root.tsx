@@ -13,6 +13,7 @@ import type { Route } from "./+types/root";
 import appCss from "./styles/app.css?url";
 import { getPublicSiteConfig } from "./http/site.server";
 import { SiteChrome } from "./components/site/site-chrome";
+import { errorHeading } from "./components/site/error-heading";
 import { Toaster } from "./components/ui/toaster";
 import type { PublicSiteConfig } from "./config/site";
 import { urlNotice } from "./lib/notices";
@@ -117,7 +118,7 @@ export function ErrorBoundary() {
   return (
     <SiteChrome>
       {/* The route's meta is not rendered for an error its loader threw: the page still needs a title. */}
-      {status === 410 ? <title>{ARTICLE_TEXTS.removedTitle}</title> : status === 404 ? <title>Page Not Found</title> : null}
+      <title>{status === 410 ? ARTICLE_TEXTS.removedTitle : status === 404 ? "Page Not Found" : errorHeading(status)}</title>
       <Suspense fallback={null}>{isNotFound ? <NotFoundView status={status === 410 ? 410 : 404} /> : <ErrorView error={error} />}</Suspense>
     </SiteChrome>
   );

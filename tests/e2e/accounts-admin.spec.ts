@@ -45,6 +45,7 @@ test("sign-up, e-mail verification, a reader is refused the admin area, sign-out
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(403);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Access denied");
+    await expect(page).toHaveTitle("Access denied");
   }
   // An admin action sent directly by a reader changes nothing.
   const post = await page.request.post("/admin/sms", { form: { intent: "save", version: "1", message: "Hijacked" }, headers: { Origin: new URL(page.url()).origin } });

@@ -42,11 +42,8 @@ test("an admin makes a reader an editor on the People page; the editor then sees
   await admin.getByRole("button", { name: `Change the role of ${email}` }).click();
   await expect(admin.getByText(`${email} is now editor.`)).toBeVisible();
   await expect(admin.getByRole("cell", { name: "Editor", exact: true })).toBeVisible();
-  // The last admin cannot demote themself.
-  await gotoHydrated(admin, `/admin/people?q=${encodeURIComponent(E2E_ADMIN.email)}`);
-  await admin.getByLabel(`Role of ${E2E_ADMIN.email}`, { exact: true }).selectOption("reader");
-  await admin.getByRole("button", { name: `Change the role of ${E2E_ADMIN.email}` }).click();
-  await expect(admin.getByText(/This is the last admin account/)).toBeVisible();
+  // (The last-admin rule is proven in app/services/admin/people.server.test.ts: other browser tests
+  // promote admins of their own, so here the shared admin is not the last one.)
   await adminContext.close();
 
   // The same session, next request: the staff home leads an editor to the desk, whose navigation

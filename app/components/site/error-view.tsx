@@ -1,10 +1,11 @@
 import { isRouteErrorResponse } from "react-router";
 import { ButtonLink } from "~/components/ui/button";
+import { errorHeading } from "./error-heading";
 
 /** Last-resort view: never shows a stack trace or internal message to the visitor. */
 export function ErrorView({ error }: { error: unknown }) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const heading = status === 403 ? "Access denied" : status === 503 ? "Temporarily unavailable" : "Something went wrong";
+  const heading = errorHeading(status);
   const text =
     status === 403
       ? "Your account does not have permission to view this page."

@@ -1,6 +1,6 @@
 import CodeMirror, { EditorView, keymap } from "@uiw/react-codemirror";
 import { markdownLanguage } from "@codemirror/lang-markdown";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { ALT_MAX, ALT_MIN } from "~/lib/media-image";
 import { imageMarkdown, insertBlock, link, prefixLines, TABLE_TEMPLATE, wrap, type Edit } from "./markdown-commands";
 import { ArticlePreview } from "./article-preview";
@@ -69,7 +69,14 @@ export default function MarkdownEditor({ textarea, labelId, describedBy, onShown
   const [view, setView] = useState<EditorView | null>(null);
   const [value, setValue] = useState(textarea.value);
   const [imageOpen, setImageOpen] = useState(false);
-  useEffect(() => onShown(), [onShown]);
+  // Before the browser paints the editor: text typed into the textarea while this chunk loaded is
+  // the text to edit (the textarea is kept equal to the editor from then on, so later runs change nothing).
+  useLayoutEffect(() => {
+    // The field lives outside React (the server-rendered textarea): reading it here is the sync.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setValue(textarea.value);
+    onShown();
+  }, [textarea, onShown]);
 
   const extensions = useMemo(
     () => [
