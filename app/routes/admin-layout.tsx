@@ -1,4 +1,5 @@
 import { NavLink, Outlet, isRouteErrorResponse, useRouteError } from "react-router";
+import { errorHeading } from "~/components/site/error-heading";
 import type { Route } from "./+types/admin-layout";
 import { requireEditor } from "~/auth/guards.server";
 import { cn } from "~/lib/cn";
@@ -73,8 +74,9 @@ export function ErrorBoundary() {
   const reason = forbidden && typeof (error.data as { message?: unknown } | null)?.message === "string" ? (error.data as { message: string }).message : null;
   return (
     <section className="mx-auto max-w-2xl px-4 py-24 text-center">
+      <title>{errorHeading(forbidden ? 403 : 500)}</title>
       <p className="text-6xl font-extrabold text-accent">{forbidden ? 403 : 500}</p>
-      <h1 className="mt-4 text-3xl font-extrabold text-primary">{forbidden ? "Access denied" : "Something went wrong"}</h1>
+      <h1 className="mt-4 text-3xl font-extrabold text-primary">{errorHeading(forbidden ? 403 : 500)}</h1>
       <p className="mt-3 text-muted-foreground">
         {forbidden
           ? (reason ?? "Your account does not have access to the admin area.") + " Ask an administrator if you need it."
