@@ -18,16 +18,16 @@ echo
 echo "## First-load JavaScript"
 echo
 node "$ROOT/scripts/bench/jsbytes.mjs" "$BASE/" "$BASE/home" "$BASE/opt-in" "$BASE/contact" "$BASE/auth" "$BASE/blog" "$BASE/about" \
-  "$BASE/privacy" "$BASE/gold" "$BASE/articles/bonds-guide"
+  "$BASE/privacy" "$BASE/gold" "$BASE/articles/bonds-guide" "$BASE/authors/michael-harrington"
 echo
 echo "## Lighthouse (mobile, ${LH_RUNS:-3} runs, medians)"
 node "$TOOLS/lh.mjs" --runs "${LH_RUNS:-3}" --out /tmp/bench-lh home="$BASE/" blog="$BASE/blog" about="$BASE/about" \
-  article="$BASE/articles/generational-wealth" opt-in="$BASE/opt-in" 2> /tmp/bench-lh.log
+  article="$BASE/articles/generational-wealth" author="$BASE/authors/michael-harrington" opt-in="$BASE/opt-in" 2> /tmp/bench-lh.log
 echo
 echo "## Throughput (wrk -t2 -c50 -d10s, gzip): nginx gzip_static /about/ and our pages, interleaved"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # MAIN_DOMAINS=127.0.0.1: / is the home page. The opt-in address carries a typical ad click.
 OPT_IN="$BASE/opt-in?f_name=Betsy&l_name=Ross&phone=2124561776&sub2=cl1ck-4d-7f3a9e"
 node "$TOOLS/wrk.mjs" --reps "${WRK_REPS:-3}" nginx-gzip_static=http://127.0.0.1:8083/about/ about="$BASE/about" home="$BASE/" \
-  opt-in-prefilled="$OPT_IN" blog-category="$BASE/blog?category=precious-metals" 2> /tmp/bench-wrk.log
+  opt-in-prefilled="$OPT_IN" blog-category="$BASE/blog?category=precious-metals" article="$BASE/articles/bonds-guide" 2> /tmp/bench-wrk.log
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
