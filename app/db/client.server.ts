@@ -29,6 +29,11 @@ export type OpenOptions = {
   url?: string;
   /** PGlite data folder, or "memory" for a throw-away database (tests). */
   dataDir?: string;
+  /**
+   * With dataDir "memory": start from this PGlite dump (`dumpDataDir`) of a migrated database
+   * instead of running initdb and every migration (tests: ~0.7 s instead of ~3 s a database).
+   */
+  pgliteImage?: Blob;
   migrationsFolder?: string;
   /** Brand used in the seeded welcome text. */
   siteName?: string;
@@ -149,7 +154,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   }
   try {
     if (!inMemory) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
-    const client = await PGlite.create(inMemory ? undefined : dataDir);
+    const client = inMemory && options.pgliteImage ? await PGlite.create({ loadDataDir: options.pgliteImage }) : await PGlite.create(inMemory ? undefined : dataDir);
     const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     await seedDatabase(db, options.siteName ?? "Patriot Investor");

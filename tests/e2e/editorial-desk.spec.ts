@@ -31,6 +31,8 @@ const title = "The gold standard debate, in plain words";
 let editUrl = "";
 
 test("an editor writes and publishes a sponsored article with the plain form; readers get it with no JavaScript", async ({ page, browser }) => {
+  // One journey through the desk and every public page it changes (article, author, blog, category, feed): longer than the default.
+  test.setTimeout(90_000);
   await signIn(page, "/admin/articles");
   await expect(page.getByRole("heading", { name: "Articles", level: 1 })).toBeVisible();
   await page.goto("/admin/articles");
