@@ -75,6 +75,10 @@ test("robots.txt points to the sitemap", async ({ request }) => {
   const text = await (await request.get("/robots.txt")).text();
   expect(text).toContain(`Sitemap: ${E2E_BASE_URL}/sitemap.xml`);
   expect(text).toContain("Disallow: /admin/");
+  // The sign-in pages are kept out, the author pages are not (robots rules are prefixes).
+  const disallowed = text.split("\n").filter((line) => line.startsWith("Disallow: ")).map((line) => line.slice("Disallow: ".length));
+  expect(disallowed).toContain("/auth$");
+  expect(disallowed.some((rule) => !rule.endsWith("$") && "/authors/michael-harrington".startsWith(rule))).toBe(false);
 });
 
 test("rss.xml is well-formed RSS 2.0 with one item per article and stable guids", async ({ page, request }) => {
