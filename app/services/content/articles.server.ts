@@ -110,26 +110,29 @@ export async function createDraft(db: Db, input: { input: unknown; actor: string
  * someone types, and the row keeps who saved last (updatedBy); saves and publishes are audited.
  */
 export async function autosaveArticle(db: Db, edit: ArticleEdit): Promise<{ ok: true; version: number; savedAt: Date } | ArticleFailure> {
-  const parsed = parseDraftFields(edit.input);
-  if (!parsed.ok) return parsed;
   const now = edit.now ?? new Date();
-  return db.transaction(async (tx) => {
-    const locked = await lockForEdit(tx, edit, parsed.fields);
-    if (!locked.ok) return locked;
-    const [row] = await tx
-      .update(articles)
-      .set({ ...workingCopy(parsed.fields, edit.actor, now), version: locked.row.version + 1 })
-      .where(eq(articles.id, edit.id))
-      .returning();
-    return { ok: true as const, version: row!.version, savedAt: now };
-  });
+  const written = await writeWorkingCopy(db, edit, now, async () => {});
+  return written.ok ? { ok: true as const, version: written.row.version, savedAt: now } : written;
 }
 
 /** Save draft: the working copy plus a revision; a published article's live version is unchanged. */
 export async function saveArticle(db: Db, edit: ArticleEdit): Promise<ArticleResult> {
+  const written = await writeWorkingCopy(db, edit, edit.now ?? new Date(), async (tx, before, row) => {
+    await addRevision(tx, edit.id, contentOf(row), "save", edit.actor);
+    await audit(tx, edit.actor, "saved", edit.id, contentOf(before), contentOf(row));
+  });
+  return written.ok ? { ok: true as const, article: written.row } : written;
+}
+
+/** Autosave and save: the draft fields over the working copy (stale versions refused), then `after` in the same transaction. */
+async function writeWorkingCopy(
+  db: Db,
+  edit: ArticleEdit,
+  now: Date,
+  after: (tx: Tx, before: ArticleRow, row: ArticleRow) => Promise<void>,
+): Promise<{ ok: true; row: ArticleRow } | ArticleFailure> {
   const parsed = parseDraftFields(edit.input);
   if (!parsed.ok) return parsed;
-  const now = edit.now ?? new Date();
   return db.transaction(async (tx) => {
     const locked = await lockForEdit(tx, edit, parsed.fields);
     if (!locked.ok) return locked;
@@ -138,9 +141,8 @@ export async function saveArticle(db: Db, edit: ArticleEdit): Promise<ArticleRes
       .set({ ...workingCopy(parsed.fields, edit.actor, now), version: locked.row.version + 1 })
       .where(eq(articles.id, edit.id))
       .returning();
-    await addRevision(tx, edit.id, contentOf(row!), "save", edit.actor);
-    await audit(tx, edit.actor, "saved", edit.id, contentOf(locked.row), contentOf(row!));
-    return { ok: true as const, article: row! };
+    await after(tx, locked.row, row!);
+    return { ok: true as const, row: row! };
   });
 }
 
