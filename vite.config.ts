@@ -4,16 +4,16 @@ import { defineConfig } from "vite";
 
 /** Code every hydrated page runs (framework and shared components): one chunk, fewer requests, better compression. */
 const SHARED_CLIENT_CODE =
-  /\/app\/(components\/(ui|forms|site|blog)|lib|config)\/|\/app\/components\/[\w-]+\/[\w-]+-seo\.ts$|\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser|clsx|class-variance-authority|lucide-react)\//;
+  /\/app\/(components\/(ui|forms|site|blog)|lib|config)\/|\/app\/components\/[\w-]+\/[\w-]+-seo\.ts$|\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser|clsx|class-variance-authority)\//;
 /**
  * Kept out of the shared chunk: loaded on demand, used by one page only, or used only by the admin
  * area or by pages that do not hydrate. The shared chunk is matched by folder, so anything of
  * app/lib or app/config that no hydrating public page runs must be named here, or every hydrating
- * page downloads it (the 120 KB first-load budget, docs/benchmarks.md). Icons go with the pages
- * that draw them: most are on pages that never hydrate (about, gold, articles) or in the admin area.
+ * page downloads it (the 120 KB first-load budget, docs/benchmarks.md). Icon data (`lucide`) is in
+ * no group: it goes with the pages that draw it.
  */
 const NOT_SHARED_CLIENT_CODE =
-  /\/(newsletter-section|notify|field|contact-form|not-found-view|error-view|url-notice|notices|sms-guidance|opt-in-chart|zoned-time|audience-form|short-links|trending-topics)\.tsx?$|\/lucide-react\/dist\/esm\/icons\//;
+  /\/(newsletter-section|notify|field|contact-form|not-found-view|error-view|url-notice|notices|sms-guidance|opt-in-chart|zoned-time|audience-form|short-links|trending-topics)\.tsx?$/;
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],

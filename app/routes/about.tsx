@@ -1,4 +1,5 @@
-import { BarChart3, Coins, Landmark, PiggyBank, Scale, ShieldCheck, Users, Flag } from "lucide-react";
+import { ChartColumn, Coins, Landmark, PiggyBank, Scale, ShieldCheck, Users, Flag } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import type { Route } from "./+types/about";
 import { JsonLd } from "~/components/site/json-ld";
 import { ButtonLink } from "~/components/ui/button";
@@ -27,7 +28,7 @@ const CORE_VALUES = [
 ] as const;
 
 const EXPERTISE = [
-  { icon: BarChart3, title: "Market Analysis", text: "Stocks, the Federal Reserve and the economy, explained in plain English with the long view in mind." },
+  { icon: ChartColumn, title: "Market Analysis", text: "Stocks, the Federal Reserve and the economy, explained in plain English with the long view in mind." },
   { icon: Coins, title: "Precious Metals", text: "Gold and silver as money, as insurance and as a hedge against the slow erosion of the dollar." },
   { icon: PiggyBank, title: "Retirement Planning", text: "Protecting 401(k)s and IRAs from inflation, fees and the next downturn, so your nest egg lasts." },
 ] as const;
@@ -53,10 +54,10 @@ export default function About() {
             Our Core Values
           </h2>
           <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {CORE_VALUES.map(({ icon: Icon, title, text }) => (
+            {CORE_VALUES.map(({ icon, title, text }) => (
               <li key={title}>
                 <Card className="h-full p-6">
-                  <Icon className="h-10 w-10 text-accent" aria-hidden="true" />
+                  <Icon node={icon} className="h-10 w-10 text-accent" />
                   <h3 className="mt-4 text-lg font-bold text-primary">{title}</h3>
                   <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{text}</p>
                 </Card>
@@ -101,9 +102,9 @@ export default function About() {
             Our Expertise
           </h2>
           <div className="mt-10 grid gap-6 md:grid-cols-3">
-            {EXPERTISE.map(({ icon: Icon, title, text }) => (
+            {EXPERTISE.map(({ icon, title, text }) => (
               <Card key={title} className="p-6">
-                <Icon className="h-10 w-10 text-accent" aria-hidden="true" />
+                <Icon node={icon} className="h-10 w-10 text-accent" />
                 <h3 className="mt-4 text-xl font-bold text-primary">{title}</h3>
                 <p className="mt-2 leading-relaxed text-muted-foreground">{text}</p>
               </Card>
@@ -114,7 +115,7 @@ export default function About() {
 
       <section className="bg-accent py-16 text-center text-white" aria-labelledby="movement-heading">
         <div className="mx-auto max-w-3xl px-4">
-          <Landmark className="mx-auto h-12 w-12" aria-hidden="true" />
+          <Icon node={Landmark} className="mx-auto h-12 w-12" />
           <h2 id="movement-heading" className="mt-4 text-3xl font-extrabold">
             Join the Movement
           </h2>

@@ -1,4 +1,5 @@
-import { Clock, Mail, MapPin, Phone } from "lucide-react";
+import { Clock, Mail, MapPin, Phone } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import type { Route } from "./+types/contact";
 import { telHref } from "~/components/site/footer";
 import { ContactForm } from "~/components/site/contact-form";
@@ -76,26 +77,26 @@ export default function Contact({ actionData }: Route.ComponentProps) {
         </section>
         <aside className="space-y-6" aria-label="Other ways to reach us">
           <Card className="p-6">
-            <Mail className="h-8 w-8 text-accent" aria-hidden="true" />
+            <Icon node={Mail} className="h-8 w-8 text-accent" />
             <h2 className="mt-3 text-lg font-bold text-primary">Email</h2>
             <a href={`mailto:${site.email}`} className="mt-1 block font-semibold text-accent-strong underline">
               {site.email}
             </a>
           </Card>
           <Card className="p-6">
-            <Phone className="h-8 w-8 text-accent" aria-hidden="true" />
+            <Icon node={Phone} className="h-8 w-8 text-accent" />
             <h2 className="mt-3 text-lg font-bold text-primary">Toll-Free Phone</h2>
             <a href={telHref(site.phone)} className="mt-1 block font-semibold text-accent-strong underline">
               {site.phone}
             </a>
           </Card>
           <Card className="p-6">
-            <Clock className="h-8 w-8 text-accent" aria-hidden="true" />
+            <Icon node={Clock} className="h-8 w-8 text-accent" />
             <h2 className="mt-3 text-lg font-bold text-primary">Response Time</h2>
             <p className="mt-1 text-muted-foreground">{REPLY_PROMISE}</p>
           </Card>
           <Card className="p-6">
-            <MapPin className="h-8 w-8 text-accent" aria-hidden="true" />
+            <Icon node={MapPin} className="h-8 w-8 text-accent" />
             <h2 className="mt-3 text-lg font-bold text-primary">Location</h2>
             <p className="mt-1 text-muted-foreground">United States</p>
           </Card>

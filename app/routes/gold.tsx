@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { BookOpen, CheckCircle2, ShieldAlert, TrendingDown } from "lucide-react";
+import { BookOpen, CircleCheck, ShieldAlert, TrendingDown } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import type { Route } from "./+types/gold";
 import { BrandMark } from "~/components/site/brand-mark";
 import { buttonVariants } from "~/components/ui/button";
@@ -105,12 +106,12 @@ export default function Gold() {
         <section className="py-14" aria-labelledby="inside-heading">
           <div className="mx-auto max-w-4xl px-4">
             <h2 id="inside-heading" className="flex items-center gap-3 text-3xl font-extrabold text-primary">
-              <BookOpen className="h-8 w-8 text-accent" aria-hidden="true" /> What&apos;s Inside the Guide
+              <Icon node={BookOpen} className="h-8 w-8 text-accent" /> What&apos;s Inside the Guide
             </h2>
             <ul className="mt-6 space-y-3">
               {GUIDE_CONTENTS.map((item) => (
                 <li key={item} className="flex gap-3 text-lg">
-                  <CheckCircle2 className="mt-1 h-5 w-5 shrink-0 text-success" aria-hidden="true" />
+                  <Icon node={CircleCheck} className="mt-1 h-5 w-5 shrink-0 text-success" />
                   {item}
                 </li>
               ))}
@@ -121,7 +122,7 @@ export default function Gold() {
         <section className="bg-primary py-14 text-white" aria-labelledby="why-heading">
           <div className="mx-auto grid max-w-4xl gap-8 px-4 md:grid-cols-2">
             <div>
-              <TrendingDown className="h-10 w-10 text-gold" aria-hidden="true" />
+              <Icon node={TrendingDown} className="h-10 w-10 text-gold" />
               <h2 id="why-heading" className="mt-3 text-2xl font-extrabold">
                 Why Retirees Are Paying Attention
               </h2>
@@ -132,7 +133,7 @@ export default function Gold() {
               </p>
             </div>
             <div>
-              <ShieldAlert className="h-10 w-10 text-gold" aria-hidden="true" />
+              <Icon node={ShieldAlert} className="h-10 w-10 text-gold" />
               <h2 className="mt-3 text-2xl font-extrabold">Know the Risks Too</h2>
               <p className="mt-3 text-on-primary-muted">
                 Precious metal prices rise and fall, dealers charge premiums, and metals pay no interest or dividends.

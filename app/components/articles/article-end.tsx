@@ -1,4 +1,5 @@
-import { BellRing, Mail } from "lucide-react";
+import { BellRing, Mail } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
 import { ButtonLink } from "~/components/ui/button";
 import type { ArticleTeaser } from "~/content/teasers";
@@ -21,10 +22,10 @@ export function ArticleEnd({ related }: { related: ArticleTeaser[] }) {
         </p>
         <div className="mt-5 flex flex-col gap-3 sm:flex-row">
           <ButtonLink to="/home#newsletter" variant="gold">
-            <Mail className="h-5 w-5" aria-hidden="true" /> Get the newsletter
+            <Icon node={Mail} className="h-5 w-5" /> Get the newsletter
           </ButtonLink>
           <ButtonLink to="/opt-in" variant="outlineLight">
-            <BellRing className="h-5 w-5" aria-hidden="true" /> Text me market alerts
+            <Icon node={BellRing} className="h-5 w-5" /> Text me market alerts
           </ButtonLink>
         </div>
       </section>

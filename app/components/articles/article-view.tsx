@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { JsonLd } from "~/components/site/json-ld";
 import type { PublicSiteConfig } from "~/config/site";
 import type { ArticlePageData } from "~/content/article-page.server";
@@ -25,7 +26,7 @@ export function ArticleView({ article, site }: { article: ArticlePageData; site:
       <header className="bg-primary text-white">
         <div className="mx-auto max-w-3xl px-4 pb-10 pt-8">
           <Link to="/blog" className="inline-flex items-center gap-2 text-sm font-semibold text-gold-soft hover:underline">
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to Blog
+            <Icon node={ArrowLeft} className="h-4 w-4" /> Back to Blog
           </Link>
           <p className="mt-6">
             <Link
@@ -55,7 +56,7 @@ export function ArticleView({ article, site }: { article: ArticlePageData; site:
         <ArticleEnd related={article.related} />
         <p className="my-12">
           <Link to="/blog" className="inline-flex items-center gap-2 font-semibold text-accent-strong hover:underline">
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to Blog
+            <Icon node={ArrowLeft} className="h-4 w-4" /> Back to Blog
           </Link>
         </p>
       </div>

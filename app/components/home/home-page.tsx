@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { Award, BellRing, Eye, Flag, HeartHandshake, Landmark, ShieldCheck, Target, TrendingUp } from "lucide-react";
+import { Award, BellRing, Eye, Flag, HeartHandshake, Landmark, ShieldCheck, Target, TrendingUp } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { ArticleCard } from "~/components/blog/article-card";
 import { lazy, Suspense } from "react";
 import type { NewsletterActionData } from "~/components/site/newsletter-section";
@@ -80,7 +81,7 @@ export function HomePage({
         <div className="mx-auto grid max-w-7xl items-center gap-10 px-4 py-14 md:grid-cols-2 md:py-20">
           <div>
             <p className="inline-flex items-center gap-2 rounded-full bg-primary-soft px-3 py-1 text-xs font-bold uppercase tracking-widest text-gold-soft">
-              <Flag className="h-4 w-4" aria-hidden="true" /> America First Investing
+              <Icon node={Flag} className="h-4 w-4" /> America First Investing
             </p>
             <h1 id="hero-heading" className="mt-5 text-4xl font-extrabold leading-tight md:text-5xl">
               Protect Your Wealth. Defend Your Future.
@@ -117,10 +118,10 @@ export function HomePage({
             Why Investors Choose {site.name}
           </h2>
           <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {WHY_US.map(({ icon: Icon, title, text }) => (
+            {WHY_US.map(({ icon, title, text }) => (
               <li key={title}>
                 <Card className="h-full p-6">
-                  <Icon className="h-10 w-10 text-accent" aria-hidden="true" />
+                  <Icon node={icon} className="h-10 w-10 text-accent" />
                   <h3 className="mt-4 text-lg font-bold text-primary">{title}</h3>
                   <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{text}</p>
                 </Card>
@@ -136,9 +137,9 @@ export function HomePage({
             What We Stand For
           </h2>
           <div className="mt-10 grid gap-6 md:grid-cols-3">
-            {PILLARS.map(({ icon: Icon, title, text }) => (
+            {PILLARS.map(({ icon, title, text }) => (
               <Card key={title} className="p-6 text-center">
-                <Icon className="mx-auto h-10 w-10 text-gold-foreground" aria-hidden="true" />
+                <Icon node={icon} className="mx-auto h-10 w-10 text-gold-foreground" />
                 <h3 className="mt-4 text-xl font-bold text-primary">{title}</h3>
                 <p className="mt-2 leading-relaxed text-muted-foreground">{text}</p>
               </Card>
@@ -150,7 +151,7 @@ export function HomePage({
       <section className="py-16" aria-labelledby="insights-heading">
         <div className="mx-auto max-w-7xl px-4">
           <div className="flex items-center justify-center gap-2 text-accent">
-            <Award className="h-5 w-5" aria-hidden="true" />
+            <Icon node={Award} className="h-5 w-5" />
             <p className="text-sm font-bold uppercase tracking-widest">Fresh analysis</p>
           </div>
           <h2 id="insights-heading" className="mt-2 text-center text-3xl font-extrabold text-primary">

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { notify } from "~/lib/notify";
-import { BellRing, ShieldCheck, Zap } from "lucide-react";
+import { BellRing, ShieldCheck, Zap } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { CheckboxField, Field } from "~/components/forms/field";
 import { BrandMark } from "~/components/site/brand-mark";
 import { AccountLinks, useViewer } from "~/components/site/account-links";
@@ -105,9 +106,9 @@ export function OptInPage({
               free of charge.
             </p>
             <ul className="mt-6 space-y-3">
-              {BENEFITS.map(({ icon: Icon, text }) => (
+              {BENEFITS.map(({ icon, text }) => (
                 <li key={text} className="flex items-center gap-3 font-semibold text-primary">
-                  <Icon className="h-5 w-5 shrink-0 text-accent" aria-hidden="true" />
+                  <Icon node={icon} className="h-5 w-5 shrink-0 text-accent" />
                   {text}
                 </li>
               ))}

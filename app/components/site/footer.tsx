@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { Mail, MapPin, Phone } from "lucide-react";
+import { Mail, MapPin, Phone } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { FOOTER_LEGAL_LINKS, FOOTER_QUICK_LINKS, SITE_TAGLINE, type PublicSiteConfig } from "~/config/site";
 import { BrandMark } from "./brand-mark";
 import { ImportantDisclosure } from "./important-disclosure";
@@ -26,7 +27,7 @@ export function Footer({ site }: { site: PublicSiteConfig }) {
           <h3 className="mt-6 text-sm font-bold uppercase tracking-widest text-gold-soft">Contact</h3>
           <ul className="mt-3 space-y-2 text-sm">
             <li className="flex items-center gap-2">
-              <Mail className="h-4 w-4 shrink-0" aria-hidden="true" />
+              <Icon node={Mail} className="h-4 w-4 shrink-0" />
               <span>
                 General info:{" "}
                 <a className="underline underline-offset-2 hover:text-gold-soft" href={`mailto:${site.email}`}>
@@ -35,7 +36,7 @@ export function Footer({ site }: { site: PublicSiteConfig }) {
               </span>
             </li>
             <li className="flex items-center gap-2">
-              <Phone className="h-4 w-4 shrink-0" aria-hidden="true" />
+              <Icon node={Phone} className="h-4 w-4 shrink-0" />
               <span>
                 Toll-free:{" "}
                 <a className="underline underline-offset-2 hover:text-gold-soft" href={telHref(site.phone)}>
@@ -44,7 +45,7 @@ export function Footer({ site }: { site: PublicSiteConfig }) {
               </span>
             </li>
             <li className="flex items-center gap-2">
-              <MapPin className="h-4 w-4 shrink-0" aria-hidden="true" />
+              <Icon node={MapPin} className="h-4 w-4 shrink-0" />
               <span>United States</span>
             </li>
           </ul>

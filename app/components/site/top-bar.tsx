@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { Link, NavLink } from "react-router";
-import { Menu, X } from "lucide-react";
+import { Menu, X } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { PRIMARY_NAV, SUBSCRIBE_HREF } from "~/config/site";
 import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
@@ -47,8 +48,8 @@ export function TopBar({ siteName }: { siteName: string }) {
             className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-md hover:bg-primary-soft"
             aria-label="Menu"
           >
-            <Menu className="h-6 w-6 group-open:hidden" aria-hidden="true" />
-            <X className="hidden h-6 w-6 group-open:block" aria-hidden="true" />
+            <Icon node={Menu} className="h-6 w-6 group-open:hidden" />
+            <Icon node={X} className="hidden h-6 w-6 group-open:block" />
           </summary>
           <nav
             aria-label="Mobile"
