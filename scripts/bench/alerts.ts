@@ -97,7 +97,8 @@ await twilio.close();
 // 3. Public pages and the opt-in while the rest of the 250,000 alert sends, vs the same server idle.
 const standIn = await startTwilioStandIn({ accountSid: TWILIO.accountSid, authToken: TWILIO.authToken });
 const port = 3300;
-const server = spawn(process.execPath, ["server.mjs"], {
+// SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server (Node refuses it in NODE_OPTIONS).
+const server = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "server.mjs"], {
   stdio: ["ignore", openSync("/tmp/bench-alerts-server.log", "w"), "inherit"],
   env: {
     ...process.env,
@@ -142,7 +143,7 @@ async function cpuShare(status: string) {
  * and wrk (a finished child of this process: its time is in this process's children's time).
  */
 function cpuByGroup() {
-  const groups: Record<string, number> = { server: 0, postgres: 0, "Twilio stand-in (this process)": 0, wrk: 0 };
+  const groups: Record<string, number> = { server: 0, "postgres (queries)": 0, "postgres (autovacuum)": 0, "postgres (other background)": 0, "Twilio stand-in (this process)": 0, wrk: 0 };
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     let stat: string;
     try {
@@ -154,13 +155,24 @@ function cpuByGroup() {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
     const own = (fields[11]! + fields[12]!) / 100;
     if (Number(pid) === server.pid) groups.server! += own;
-    else if (name === "postgres") groups.postgres! += own;
+    else if (name === "postgres") groups[postgresGroup(pid)]! += own;
     else if (Number(pid) === process.pid) {
       groups["Twilio stand-in (this process)"]! += own;
       groups.wrk! += (fields[13]! + fields[14]!) / 100;
     }
   }
   return groups;
+}
+/** A PostgreSQL process by its title: a connection's queries, autovacuum, or the rest (WAL writer, checkpointer...). */
+function postgresGroup(pid: string) {
+  let title = "";
+  try {
+    title = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "postgres (other background)";
+  }
+  if (title.includes("autovacuum")) return "postgres (autovacuum)";
+  return /\d+\.\d+\.\d+\.\d+\(\d+\)|\[local\]/.test(title) ? "postgres (queries)" : "postgres (other background)";
 }
 /** Runs `work` and answers the share of a core each group used meanwhile (wrk's own CPU counted at its exit). */
 async function cpuDuring<T>(work: () => Promise<T>) {

@@ -79,15 +79,24 @@ export async function startDueCampaigns(options: Pick<EngineOptions, "db" | "sit
   return started;
 }
 
-/** Claims due rows of running campaigns; a row another process holds is skipped, never shared. */
+/**
+ * Claims due rows of running campaigns, earliest due first across campaigns; a row another process
+ * holds is skipped, never shared. Each campaign's rows are read per campaign, in index order
+ * (campaign_recipients_campaign_due_idx), so no plan ever sorts a whole campaign's queue.
+ */
 async function claimDue(db: Db, channel: SendChannel["name"], limit: number, now: Date) {
   const result = await db.execute<Row>(sql`
     WITH due AS (
-      SELECT r.id FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id
-      WHERE r.state = 'queued' AND r.next_attempt_at <= ${now.toISOString()}::timestamptz AND c.status = 'sending' AND c.channel = ${channel}
-      ORDER BY r.next_attempt_at, r.id
+      SELECT d.id FROM campaigns c CROSS JOIN LATERAL (
+        SELECT r.id, r.next_attempt_at FROM campaign_recipients r
+        WHERE r.campaign_id = c.id AND r.state = 'queued' AND r.next_attempt_at <= ${now.toISOString()}::timestamptz
+        ORDER BY r.next_attempt_at, r.id
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      ) d
+      WHERE c.status = 'sending' AND c.channel = ${channel}
+      ORDER BY d.next_attempt_at, d.id
       LIMIT ${limit}
-      FOR UPDATE OF r SKIP LOCKED
     )
     UPDATE campaign_recipients r SET state = 'sending', locked_at = clock_timestamp(), attempts = r.attempts + 1, updated_at = clock_timestamp()
     FROM due, campaigns c WHERE r.id = due.id AND c.id = r.campaign_id
