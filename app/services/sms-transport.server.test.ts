@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTwilioStandIn } from "../../tests/support/twilio-stand-in";
 import { createTwilioTransport } from "./sms-transport.server";
@@ -69,5 +71,32 @@ describe("the Twilio transport", () => {
   it("reports an unreachable provider as retryable", async () => {
     const down = createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase: "http://127.0.0.1:9" }, 2000);
     expect(await down.send({ id: 6, to: "+12124567894", body: "x" })).toMatchObject({ ok: false, retryable: true });
+  });
+
+  it("gives up on a provider that takes the request and never answers: in doubt, not failed", async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const apiBase = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const started = Date.now();
+      const result = await createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase }, 300).send({ id: 7, to: "+12124567895", body: "x" });
+      expect(result).toMatchObject({ ok: false, retryable: true, inDoubt: true });
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("reads a gateway's non-JSON error page as a retryable status", async () => {
+    const gateway = createServer((_request, response) => response.writeHead(502, { "Content-Type": "text/html" }).end("<h1>Bad gateway</h1>"));
+    await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+    try {
+      const apiBase = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+      const result = await createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase }).send({ id: 8, to: "+12124567896", body: "x" });
+      expect(result).toEqual({ ok: false, retryable: true, error: "Twilio 502: no message" });
+    } finally {
+      await new Promise((resolve) => gateway.close(resolve));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { smsTransportLog } from "~/db/schema";
+import { providerRequest, type ProviderResponse } from "./provider-http.server";
 
 export type SendResult =
   | { ok: true; providerId: string; providerStatus: string }
@@ -55,8 +56,7 @@ export type TwilioSettings = {
 
 /** Twilio's REST API: https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource */
 export function createTwilioTransport(settings: TwilioSettings, timeoutMs = 10_000): SmsTransport {
-  const listUrl = `${settings.apiBase.replace(/\/$/, "")}/2010-04-01/Accounts/${settings.accountSid}/Messages.json`;
-  const url = `${settings.apiBase.replace(/\/$/, "")}/2010-04-01/Accounts/${settings.accountSid}/Messages.json`;
+  const messagesUrl = `${settings.apiBase.replace(/\/$/, "")}/2010-04-01/Accounts/${settings.accountSid}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${settings.accountSid}:${settings.authToken}`).toString("base64")}`;
   return {
     name: "twilio",
@@ -65,20 +65,20 @@ export function createTwilioTransport(settings: TwilioSettings, timeoutMs = 10_0
       if (settings.messagingServiceSid) form.set("MessagingServiceSid", settings.messagingServiceSid);
       else if (settings.from) form.set("From", settings.from);
       if (settings.statusCallbackUrl) form.set("StatusCallback", settings.statusCallbackUrl);
-      let response: Response;
+      let response: ProviderResponse;
       try {
-        response = await fetch(url, {
+        response = await providerRequest(messagesUrl, {
           method: "POST",
           headers: { Authorization: authorization, "Content-Type": "application/x-www-form-urlencoded" },
-          body: form,
-          signal: AbortSignal.timeout(timeoutMs),
+          body: form.toString(),
+          timeoutMs,
         });
       } catch (error) {
         // No answer: Twilio may have accepted the message before the connection broke.
         return { ok: false, retryable: true, inDoubt: true, error: `Twilio unreachable: ${(error as Error).message}` };
       }
-      const body = (await response.json().catch(() => ({}))) as { sid?: string; status?: string; code?: number; message?: string };
-      if (response.ok && body.sid) return { ok: true, providerId: body.sid, providerStatus: body.status ?? "queued" };
+      const body = response.body as { sid?: string; status?: string; code?: number; message?: string };
+      if (response.status >= 200 && response.status < 300 && body.sid) return { ok: true, providerId: body.sid, providerStatus: body.status ?? "queued" };
       const error = `Twilio ${response.status}${body.code ? ` error ${body.code}` : ""}: ${body.message ?? "no message"}`;
       // 21610: the person replied STOP to our number; Twilio will refuse every send.
       if (body.code === 21610) return { ok: false, retryable: false, error, optedOut: true };
@@ -92,14 +92,14 @@ export function createTwilioTransport(settings: TwilioSettings, timeoutMs = 10_0
     async lookup(query) {
       const params = new URLSearchParams({ To: query.to, PageSize: "50" });
       if (settings.from) params.set("From", settings.from);
-      let response: Response;
+      let response: ProviderResponse;
       try {
-        response = await fetch(`${listUrl}?${params}`, { headers: { Authorization: authorization }, signal: AbortSignal.timeout(timeoutMs) });
+        response = await providerRequest(`${messagesUrl}?${params}`, { method: "GET", headers: { Authorization: authorization }, timeoutMs });
       } catch (error) {
         return { found: null, error: `Twilio unreachable: ${(error as Error).message}` };
       }
-      if (!response.ok) return { found: null, error: `Twilio ${response.status} on the message list` };
-      const body = (await response.json().catch(() => ({}))) as { messages?: { sid: string; body: string; status: string; date_created: string }[] };
+      if (response.status < 200 || response.status >= 300) return { found: null, error: `Twilio ${response.status} on the message list` };
+      const body = response.body as { messages?: { sid: string; body: string; status: string; date_created: string }[] };
       if (!Array.isArray(body.messages)) return { found: null, error: "Twilio message list without messages" };
       const match = body.messages.find((message) => message.body === query.body && Date.parse(message.date_created) >= query.since.getTime());
       return match ? { found: true, providerId: match.sid, providerStatus: match.status } : { found: false };
