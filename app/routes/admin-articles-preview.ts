@@ -6,7 +6,7 @@ import { ARTICLE_PREVIEW_MAX_BYTES, renderArticlePreview } from "~/services/cont
 
 const headers = { "Cache-Control": "private, no-store" };
 
-/** POST /admin/articles/preview (form field `body`): the editor's live preview, as JSON `{ html }`. */
+/** POST /admin/articles/preview (form fields `body` and, for a sponsored article, `sponsored=on`): the editor's live preview, as JSON `{ html }`. */
 export async function action({ request }: Route.ActionArgs) {
   await requireEditor(request);
   let form: URLSearchParams;
@@ -16,5 +16,6 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof BodyError) return Response.json({ error: error.message }, { status: error.status, headers });
     throw error;
   }
-  return Response.json({ html: renderArticlePreview(form.get("body") ?? "", getPublicSiteConfig()) }, { headers });
+  const html = renderArticlePreview(form.get("body") ?? "", getPublicSiteConfig(), { sponsored: form.get("sponsored") === "on" });
+  return Response.json({ html }, { headers });
 }

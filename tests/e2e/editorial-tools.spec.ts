@@ -87,6 +87,21 @@ test("the article editor: typing updates the preview, an uploaded image is inser
   await expect(preview.locator(".prose-article table")).toBeVisible();
   await expect(preview.locator(".prose-article")).toContainText("Central banks keep buying it.");
 
+  // Ticking "Sponsored" marks the preview's links as the published page will.
+  await page.keyboard.press("Control+End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("See [the sponsor](https://sponsor.example/offer) for details.");
+  const sponsorLink = preview.locator('.prose-article a[href="https://sponsor.example/offer"]');
+  await expect(sponsorLink).toBeVisible();
+  await expect(sponsorLink).not.toHaveAttribute("rel", /sponsored/);
+  await page.getByLabel(/^Sponsored \(paid\) article/).check();
+  await expect(sponsorLink).toHaveAttribute("rel", "sponsored noopener");
+  await page.getByLabel(/^Sponsored \(paid\) article/).uncheck();
+  await expect(sponsorLink).not.toHaveAttribute("rel", /sponsored/);
+  await editor.click();
+  await page.keyboard.press("Control+End");
+
   // Image: a file and its alt text, uploaded, inserted as Markdown, previewed as a <picture>.
   await page.getByRole("button", { name: "Image" }).click();
   const png = await sharp({ create: { width: 1000, height: 500, channels: 3, background: "#c9a227" } }).png().toBuffer();

@@ -12,11 +12,11 @@ function escapeHtml(text: string) {
  * An article body as the public page shows it: the first paragraph as the large serif intro, the
  * rest rendered by the same renderMarkdown inside the same typography container (routes/article.tsx).
  */
-export function renderArticlePreview(markdown: string, site: PublicSiteConfig): string {
+export function renderArticlePreview(markdown: string, site: PublicSiteConfig, options: { sponsored?: boolean } = {}): string {
   const [intro = "", ...rest] = markdown.replace(/\r\n/g, "\n").split(/\n\s*\n/);
   const introText = typographicText(fillPlaceholders(firstParagraph(intro), site));
   return (
     `<p class="mt-10 font-serif text-xl leading-relaxed text-foreground">${escapeHtml(introText)}</p>` +
-    `<div class="prose-article mt-6">${renderMarkdown(rest.join("\n\n"), site)}</div>`
+    `<div class="prose-article mt-6">${renderMarkdown(rest.join("\n\n"), site, { sponsored: options.sponsored })}</div>`
   );
 }

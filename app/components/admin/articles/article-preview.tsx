@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /** How long typing must pause before the preview is rendered again. */
 export const PREVIEW_DEBOUNCE_MS = 400;
@@ -10,11 +10,14 @@ export const PREVIEW_DEBOUNCE_MS = 400;
 export function ArticlePreview({ markdown }: { markdown: string }) {
   const [html, setHtml] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const sponsored = useSponsoredBox(useRef<HTMLElement>(null));
 
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      fetch("/admin/articles/preview", { method: "POST", body: new URLSearchParams({ body: markdown }), signal: controller.signal })
+      const body = new URLSearchParams({ body: markdown });
+      if (sponsored.checked) body.set("sponsored", "on");
+      fetch("/admin/articles/preview", { method: "POST", body, signal: controller.signal })
         .then(async (response) => {
           const answer = (await response.json()) as { html?: string; error?: string };
           if (!response.ok || answer.html === undefined) return setProblem(answer.error ?? "The preview could not be rendered.");
@@ -29,10 +32,10 @@ export function ArticlePreview({ markdown }: { markdown: string }) {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [markdown]);
+  }, [markdown, sponsored.checked]);
 
   return (
-    <section aria-labelledby="article-preview-heading" className="min-w-0 rounded-lg border border-border bg-background p-4">
+    <section ref={sponsored.ref} aria-labelledby="article-preview-heading" className="min-w-0 rounded-lg border border-border bg-background p-4">
       <h2 id="article-preview-heading" className="text-sm font-bold uppercase tracking-widest text-muted-foreground">
         Preview
       </h2>
@@ -44,4 +47,21 @@ export function ArticlePreview({ markdown }: { markdown: string }) {
       {html === null ? <p className="mt-2 text-sm text-muted-foreground">Rendering…</p> : <div data-testid="article-preview" className="max-w-3xl" dangerouslySetInnerHTML={{ __html: html }} />}
     </section>
   );
+}
+
+/**
+ * The article form's "Sponsored" box, followed as the editor ticks it: a sponsored article's links
+ * carry rel="sponsored", and the preview shows what readers will get.
+ */
+function useSponsoredBox(ref: React.RefObject<HTMLElement | null>) {
+  const [checked, setChecked] = useState(false);
+  useEffect(() => {
+    const form = ref.current?.closest("form");
+    if (!form) return;
+    const read = () => setChecked((form.elements.namedItem("sponsored") as HTMLInputElement | null)?.checked ?? false);
+    read();
+    form.addEventListener("change", read);
+    return () => form.removeEventListener("change", read);
+  }, [ref]);
+  return { ref, checked };
 }
