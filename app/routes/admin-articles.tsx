@@ -1,16 +1,18 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin-articles";
 import { requireEditor } from "~/auth/guards.server";
+import { Pager } from "~/components/admin/pager";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { ARTICLE_CATEGORIES } from "~/config/categories";
 import { getDb } from "~/db/database.server";
+import { pageParam } from "~/http/page-param";
 import { articleNotice } from "~/lib/notices";
 import { ARTICLE_STATUS_LABEL } from "~/lib/article-texts";
 import { pageMeta } from "~/lib/route-meta";
 import { formatInZone } from "~/lib/zoned-time";
-import { listArticles, type ArticleFilters } from "~/services/content/articles.server";
+import { ARTICLES_PAGE_SIZE, listArticles, type ArticleFilters } from "~/services/content/articles.server";
 import { listAuthors } from "~/services/content/authors.server";
 
 const STATUSES = ["draft", "scheduled", "published"] as const;
@@ -24,11 +26,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const q = (params.get("q") ?? "").slice(0, 100);
   const filters: ArticleFilters = { status, category, authorId, q };
   const db = await getDb();
-  const [rows, authors] = await Promise.all([listArticles(db, filters), listAuthors(db)]);
+  const page = pageParam(request);
+  const [list, authors] = await Promise.all([listArticles(db, filters, page), listAuthors(db)]);
   return {
     filters: { status: status ?? "", category: category ?? "", author: authorId ?? "", q },
+    page,
+    pages: Math.max(1, Math.ceil(list.total / ARTICLES_PAGE_SIZE)),
+    total: list.total,
     authors: authors.map((author) => ({ id: author.id, name: author.name })),
-    articles: rows.map((row) => ({ ...row, publishAt: row.publishAt ? formatInZone(row.publishAt, "America/New_York") : null, updatedAt: row.updatedAt.toISOString() })),
+    articles: list.rows.map((row) => ({ ...row, publishAt: row.publishAt ? formatInZone(row.publishAt, "America/New_York") : null, updatedAt: row.updatedAt.toISOString() })),
     notice: articleNotice(params.get("done")),
   };
 }
@@ -38,7 +44,9 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { tit
 const inputClass = "block w-full rounded-md border border-input bg-background px-3 py-2 text-base";
 
 export default function AdminArticles({ loaderData }: Route.ComponentProps) {
-  const { filters, authors, articles, notice } = loaderData;
+  const { filters, authors, articles, notice, page, pages, total } = loaderData;
+  // The filters that are set, kept on the pager's links.
+  const filterParams = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== ""));
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -145,6 +153,10 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </div>
+      <p className="text-sm text-muted-foreground">
+        {total === 1 ? "1 article" : `${total.toLocaleString("en-US")} articles`}
+      </p>
+      <Pager page={page} pages={pages} params={filterParams} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
+import { Pager } from "~/components/admin/pager";
 import type { Route } from "./+types/admin-media";
 import { requireEditor } from "~/auth/guards.server";
 import { ResponsiveImage } from "~/components/media/responsive-image";
@@ -82,13 +83,7 @@ export default function AdminMedia({ loaderData, actionData }: Route.ComponentPr
           </li>
         ))}
       </ul>
-      <nav aria-label="Pages" className="flex items-center gap-4 text-sm">
-        {page > 1 ? <Link to={`?page=${page - 1}`} className="underline">Previous</Link> : null}
-        <span>
-          Page {page} of {pages}
-        </span>
-        {page < pages ? <Link to={`?page=${page + 1}`} className="underline">Next</Link> : null}
-      </nav>
+      <Pager page={page} pages={pages} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
+import { Pager } from "~/components/admin/pager";
 import { z } from "zod";
 import type { Route } from "./+types/admin-people";
 import { requireAdmin } from "~/auth/guards.server";
@@ -50,7 +51,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function AdminPeople({ loaderData, actionData }: Route.ComponentProps) {
   const { rows, search, page, pages, total, me } = loaderData;
-  const link = (p: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) })}`;
   const notice = actionData && "notice" in actionData ? actionData.notice : null;
   return (
     <section aria-labelledby="people-heading" className="space-y-6">
@@ -117,13 +117,7 @@ export default function AdminPeople({ loaderData, actionData }: Route.ComponentP
           </tbody>
         </table>
       </div>
-      <nav aria-label="Pages" className="flex items-center gap-4 text-sm">
-        {page > 1 ? <Link to={link(page - 1)} className="underline">Previous</Link> : null}
-        <span>
-          Page {page} of {pages}
-        </span>
-        {page < pages ? <Link to={link(page + 1)} className="underline">Next</Link> : null}
-      </nav>
+      <Pager page={page} pages={pages} params={search ? { q: search } : {}} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { Pager } from "~/components/admin/pager";
 import type { Route } from "./+types/admin-subscribers";
 import { requireAdmin } from "~/auth/guards.server";
 import { pageParam } from "~/http/page-param";
@@ -48,7 +49,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
   const { counts, perDay, rows, search, page, pages, total, history, selected } = loaderData;
-  const link = (p: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) })}`;
   return (
     <div className="space-y-8">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -134,13 +134,7 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
             </tbody>
           </table>
         </div>
-        <nav aria-label="Pages" className="mt-4 flex items-center gap-4 text-sm">
-          {page > 1 ? <Link to={link(page - 1)} className="underline">Previous</Link> : null}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <Link to={link(page + 1)} className="underline">Next</Link> : null}
-        </nav>
+        <Pager page={page} pages={pages} params={search ? { q: search } : {}} className="mt-4" />
       </section>
       {history ? (
         <section id="history" aria-labelledby="history-heading">

@@ -165,6 +165,8 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/status=draft/);
     await expect(page.getByRole("link", { name: "A draft written without JavaScript" })).toBeVisible();
+    await expect(page.getByText("1 article", { exact: true })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Pages" })).toHaveText("Page 1 of 1");
     // A draft that never was public is simply not there for readers.
     expect((await page.request.get(`/articles/${draftSlug}`)).status()).toBe(404);
   });

@@ -9,6 +9,7 @@ import {
   autosaveArticle,
   createDraft,
   getArticleById,
+  ARTICLES_PAGE_SIZE,
   listArticles,
   listRevisions,
   nextScheduledAt,
@@ -100,8 +101,8 @@ describe.each(DB_KINDS)("the editorial desk on %s", (kind) => {
     expect((await listRevisions(db, created.article.id)).map((revision) => revision.reason)).toEqual(["publish", "save"]);
     const entries = await db.select().from(auditLog).where(eq(auditLog.entity, `article:${created.article.id}`));
     expect(entries.map((entry) => entry.action)).toEqual(expect.arrayContaining(["article.created", "article.published"]));
-    expect(await listArticles(db, { status: "published", q: "treasury YIELDS" })).toHaveLength(1);
-    expect(await listArticles(db, { status: "draft", q: "treasury" })).toHaveLength(0);
+    expect((await listArticles(db, { status: "published", q: "treasury YIELDS" })).rows).toHaveLength(1);
+    expect((await listArticles(db, { status: "draft", q: "treasury" })).rows).toHaveLength(0);
   });
 
   it("refuses to publish an incomplete draft, with a message per field, and changes nothing", async () => {
@@ -193,6 +194,26 @@ describe.each(DB_KINDS)("the editorial desk on %s", (kind) => {
     const restored = await restoreRevision(db, { id: created.article.id, revisionId: firstRevision.id, expectedVersion: 2, actor: ACTOR });
     expect(restored).toMatchObject({ ok: true, article: { title: "The first version of this title", version: 3, status: "draft" } });
     expect((await listRevisions(db, created.article.id)).map((revision) => revision.reason)).toEqual(["restore", "save", "save"]);
+  });
+
+  it("pages the admin list: 50 a page, newest change first, every match once, with the total", async () => {
+    const { db } = database;
+    const author = await authorId();
+    for (let i = 1; i <= ARTICLES_PAGE_SIZE + 2; i++) {
+      const created = await createDraft(db, { input: { title: `Paging check number ${i}`, slug: `paging-check-${i}`, authorId: author }, actor: ACTOR });
+      if (!created.ok) throw new Error("draft not created");
+    }
+    const first = await listArticles(db, { q: "paging check" }, 1);
+    const second = await listArticles(db, { q: "paging check" }, 2);
+    expect(first.total).toBe(ARTICLES_PAGE_SIZE + 2);
+    expect(second.total).toBe(ARTICLES_PAGE_SIZE + 2);
+    expect(first.rows).toHaveLength(ARTICLES_PAGE_SIZE);
+    expect(second.rows).toHaveLength(2);
+    const slugs = [...first.rows, ...second.rows].map((row) => row.slug);
+    expect(new Set(slugs).size).toBe(ARTICLES_PAGE_SIZE + 2);
+    const times = [...first.rows, ...second.rows].map((row) => row.updatedAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect((await listArticles(db, { q: "paging check" }, 3)).rows).toHaveLength(0);
   });
 
   it("keeps exactly one published article featured: marking moves the flag, unpublishing passes it to the newest", async () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { articleRevisions, articles, auditLog, authors, type ArticleContent } from "~/db/schema";
 import { ARTICLE_FIELD_MESSAGES as M } from "~/lib/article-texts";
@@ -300,31 +300,40 @@ export async function restoreRevision(db: Db, input: { id: string; revisionId: n
 
 export type ArticleFilters = { status?: ArticleRow["status"]; category?: string; authorId?: string; q?: string };
 
-/** The admin list, newest change first. */
-export async function listArticles(db: Db, filters: ArticleFilters = {}) {
+/** Rows on one page of the admin list. */
+export const ARTICLES_PAGE_SIZE = 50;
+
+/** One page of the admin list, newest change first, and how many articles match in all. */
+export async function listArticles(db: Db, filters: ArticleFilters = {}, page = 1) {
   const where: SQL[] = [];
   if (filters.status) where.push(eq(articles.status, filters.status));
   if (filters.category) where.push(eq(articles.category, filters.category));
   if (filters.authorId) where.push(eq(articles.authorId, filters.authorId));
   const q = filters.q?.trim();
   if (q) where.push(ilike(articles.title, `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`));
-  return db
-    .select({
-      id: articles.id,
-      slug: articles.slug,
-      title: articles.title,
-      status: articles.status,
-      category: articles.category,
-      featured: articles.featured,
-      publishAt: articles.publishAt,
-      updatedAt: articles.updatedAt,
-      authorName: authors.name,
-    })
-    .from(articles)
-    .innerJoin(authors, eq(authors.id, articles.authorId))
-    .where(where.length > 0 ? and(...where) : undefined)
-    .orderBy(desc(articles.updatedAt), articles.slug)
-    .limit(500);
+  const condition = where.length > 0 ? and(...where) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: articles.id,
+        slug: articles.slug,
+        title: articles.title,
+        status: articles.status,
+        category: articles.category,
+        featured: articles.featured,
+        publishAt: articles.publishAt,
+        updatedAt: articles.updatedAt,
+        authorName: authors.name,
+      })
+      .from(articles)
+      .innerJoin(authors, eq(authors.id, articles.authorId))
+      .where(condition)
+      .orderBy(desc(articles.updatedAt), articles.slug)
+      .limit(ARTICLES_PAGE_SIZE)
+      .offset((page - 1) * ARTICLES_PAGE_SIZE),
+    db.select({ n: count() }).from(articles).where(condition),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
 }
 
 export async function getArticleById(db: Db, id: string) {
