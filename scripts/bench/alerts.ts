@@ -165,7 +165,7 @@ function cpuByGroup() {
 }
 /** A PostgreSQL process by its title: a connection's queries, autovacuum, or the rest (WAL writer, checkpointer...). */
 function postgresGroup(pid: string) {
-  let title = "";
+  let title: string;
   try {
     title = readFileSync(`/proc/${pid}/cmdline`, "utf8");
   } catch {

@@ -258,3 +258,61 @@ test("autosave from a stale tab is refused with a clear message, and the fresher
   await gotoHydrated(other, editUrl);
   await expect(other.locator('textarea[name="body"]')).toHaveValue("Written in the first tab.");
 });
+
+test("autosave waits for a 2 s pause, saves at least every 10 s of steady typing, and saves at once when the tab is hidden", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
+  const title = page.getByLabel("Title", { exact: true });
+  await title.fill("Autosave timing check");
+  await page.getByLabel(/^Slug/).fill(`autosave-timing-${Date.now().toString(36)}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+  const editUrl = page.url().split("?")[0]!;
+
+  // The page's timers run on a clock the test moves by hand once the editor is ready.
+  await page.clock.install();
+  await gotoHydrated(page, editUrl);
+  await expect(page.getByRole("toolbar", { name: "Formatting" })).toBeVisible();
+  await page.clock.pauseAt(Date.now() + 5_000);
+  const saves: string[] = [];
+  let answers = 0;
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().endsWith("/autosave")) saves.push(request.postData() ?? "");
+  });
+  page.on("response", (response) => {
+    if (response.request().method() === "POST" && response.url().endsWith("/autosave")) answers++;
+  });
+  const type = (text: string) => title.press("End").then(() => title.pressSequentially(text));
+
+  // An edit every 1.5 s never leaves a 2 s pause: nothing is saved for 9 s...
+  for (let i = 0; i < 6; i++) {
+    await type(String(i));
+    await page.clock.runFor(1_500);
+  }
+  expect(saves).toHaveLength(0);
+  // ...and the save comes 10 s after the first unsaved edit, typing or not.
+  await type("6");
+  await page.clock.runFor(1_500);
+  await expect.poll(() => answers).toBe(1);
+  expect(new URLSearchParams(saves[0]).get("title")).toBe("Autosave timing check0123456");
+  await expect(page.getByTestId("autosave-status")).toHaveText(/^Saved at/);
+
+  // One edit, then quiet: saved 2 s later, not before.
+  await type("7");
+  await page.clock.runFor(1_900);
+  expect(saves).toHaveLength(1);
+  await page.clock.runFor(200);
+  await expect.poll(() => answers).toBe(2);
+
+  // Switching away from the tab (or closing it) saves the last edit at once, no timer needed.
+  await type("8");
+  await page.evaluate(() => {
+    Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  await expect.poll(() => answers).toBe(3);
+  expect(new URLSearchParams(saves[2]).get("title")).toBe("Autosave timing check012345678");
+  await page.clock.resume();
+  await gotoHydrated(page, editUrl);
+  await expect(title).toHaveValue("Autosave timing check012345678");
+});

@@ -10,13 +10,14 @@ export const PREVIEW_DEBOUNCE_MS = 400;
 export function ArticlePreview({ markdown }: { markdown: string }) {
   const [html, setHtml] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const sponsored = useSponsoredBox(useRef<HTMLElement>(null));
+  const section = useRef<HTMLElement>(null);
+  const sponsored = useSponsoredBox(section);
 
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       const body = new URLSearchParams({ body: markdown });
-      if (sponsored.checked) body.set("sponsored", "on");
+      if (sponsored) body.set("sponsored", "on");
       fetch("/admin/articles/preview", { method: "POST", body, signal: controller.signal })
         .then(async (response) => {
           const answer = (await response.json()) as { html?: string; error?: string };
@@ -32,10 +33,10 @@ export function ArticlePreview({ markdown }: { markdown: string }) {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [markdown, sponsored.checked]);
+  }, [markdown, sponsored]);
 
   return (
-    <section ref={sponsored.ref} aria-labelledby="article-preview-heading" className="min-w-0 rounded-lg border border-border bg-background p-4">
+    <section ref={section} aria-labelledby="article-preview-heading" className="min-w-0 rounded-lg border border-border bg-background p-4">
       <h2 id="article-preview-heading" className="text-sm font-bold uppercase tracking-widest text-muted-foreground">
         Preview
       </h2>
@@ -63,5 +64,5 @@ function useSponsoredBox(ref: React.RefObject<HTMLElement | null>) {
     form.addEventListener("change", read);
     return () => form.removeEventListener("change", read);
   }, [ref]);
-  return { ref, checked };
+  return checked;
 }
