@@ -22,35 +22,50 @@ export function csvField(value: unknown) {
 }
 
 /**
- * The subscriber list as CSV, read in keyset-paged batches so any number of rows streams without
- * being held in memory.
+ * A CSV download streamed in keyset-paged batches: the header, then `page(after)` until it answers
+ * no rows, `after` being the cursor of the last row sent. No more than one batch is ever held,
+ * whatever the size of the list; every field goes through csvField.
  */
-export function subscribersCsvStream(db: Db): ReadableStream<Uint8Array> {
+export function keysetCsvStream<Row, Cursor>(options: {
+  columns: readonly string[];
+  page: (after: Cursor | null) => Promise<Row[]>;
+  fields: (row: Row) => unknown[];
+  cursorOf: (row: Row) => Cursor;
+}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let cursor: { createdAt: string; id: string } | null = null;
+  let cursor: Cursor | null = null;
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(`${COLUMNS.join(",")}\r\n`));
+        controller.enqueue(encoder.encode(`${options.columns.join(",")}\r\n`));
         return;
       }
-      const after: { createdAt: string; id: string } | null = cursor;
-      const result = await db.execute<Record<(typeof COLUMNS)[number] | "id" | "cursor_at", unknown>>(sql`
-        SELECT id, created_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS cursor_at,
-          channel, status, source, first_name, last_name, phone_e164, email, click_id
-        FROM subscribers
-        ${after ? sql`WHERE (created_at, id) > (${after.createdAt}::timestamp AT TIME ZONE 'UTC', ${after.id}::uuid)` : sql``}
-        ORDER BY created_at, id LIMIT ${BATCH}`);
-      if (result.rows.length === 0) {
-        controller.close();
-        return;
-      }
-      const lines = result.rows.map((row) => COLUMNS.map((column) => csvField(row[column])).join(",")).join("\r\n");
-      controller.enqueue(encoder.encode(`${lines}\r\n`));
-      const last = result.rows.at(-1)!;
-      cursor = { createdAt: String(last.cursor_at), id: String(last.id) };
+      const rows = await options.page(cursor);
+      if (rows.length === 0) return controller.close();
+      controller.enqueue(encoder.encode(`${rows.map((row) => options.fields(row).map(csvField).join(",")).join("\r\n")}\r\n`));
+      cursor = options.cursorOf(rows.at(-1)!);
     },
+  });
+}
+
+type SubscriberCsvRow = Record<(typeof COLUMNS)[number] | "id" | "cursor_at", unknown>;
+
+/** The subscriber list as CSV, oldest first. */
+export function subscribersCsvStream(db: Db): ReadableStream<Uint8Array> {
+  return keysetCsvStream<SubscriberCsvRow, { createdAt: string; id: string }>({
+    columns: COLUMNS,
+    page: async (after) =>
+      (
+        await db.execute<SubscriberCsvRow>(sql`
+          SELECT id, created_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS cursor_at,
+            channel, status, source, first_name, last_name, phone_e164, email, click_id
+          FROM subscribers
+          ${after ? sql`WHERE (created_at, id) > (${after.createdAt}::timestamp AT TIME ZONE 'UTC', ${after.id}::uuid)` : sql``}
+          ORDER BY created_at, id LIMIT ${BATCH}`)
+      ).rows,
+    fields: (row) => COLUMNS.map((column) => row[column]),
+    cursorOf: (row) => ({ createdAt: String(row.cursor_at), id: String(row.id) }),
   });
 }

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { auditLog, consentEvents, subscribers } from "~/db/schema";
-import { csvField, csvValue } from "../admin/csv-export.server";
+import { csvValue, keysetCsvStream } from "../admin/csv-export.server";
 import { newLinkToken } from "./tokens.server";
 
 /** The columns of the export, which the import reads back (any order; only `email` is required). */
@@ -14,30 +14,21 @@ type Column = (typeof NEWSLETTER_CSV_COLUMNS)[number];
 const BATCH = 2000;
 export const IMPORT_MAX_ROWS = 500_000;
 
-/** The e-mail list as CSV, keyset-paged so any size streams without being held in memory. */
+/** The e-mail list as CSV, oldest first (the import reads it back). */
 export function newsletterCsvStream(db: Db): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let cursor: { at: string; id: string } | null = null;
-  let headerSent = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(`${NEWSLETTER_CSV_COLUMNS.join(",")}\r\n`));
-        return;
-      }
-      const after: { at: string; id: string } | null = cursor;
-      const iso = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
-      const result = await db.execute<Record<Column | "id", string | null>>(sql`
-        SELECT id, email, first_name, last_name, status, source, ${iso("created_at")} AS subscribed_at, ${iso("confirmed_at")} AS confirmed_at
-        FROM subscribers
-        WHERE channel = 'email' ${after ? sql`AND (created_at, id) > (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
-        ORDER BY created_at, id LIMIT ${BATCH}`);
-      if (result.rows.length === 0) return controller.close();
-      controller.enqueue(encoder.encode(result.rows.map((row) => NEWSLETTER_CSV_COLUMNS.map((column) => csvField(row[column])).join(",")).join("\r\n") + "\r\n"));
-      const last = result.rows.at(-1)!;
-      cursor = { at: String(last.subscribed_at), id: String(last.id) };
-    },
+  const iso = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+  return keysetCsvStream<Record<Column | "id", string | null>, { at: string; id: string }>({
+    columns: NEWSLETTER_CSV_COLUMNS,
+    page: async (after) =>
+      (
+        await db.execute<Record<Column | "id", string | null>>(sql`
+          SELECT id, email, first_name, last_name, status, source, ${iso("created_at")} AS subscribed_at, ${iso("confirmed_at")} AS confirmed_at
+          FROM subscribers
+          WHERE channel = 'email' ${after ? sql`AND (created_at, id) > (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
+          ORDER BY created_at, id LIMIT ${BATCH}`)
+      ).rows,
+    fields: (row) => NEWSLETTER_CSV_COLUMNS.map((column) => row[column]),
+    cursorOf: (row) => ({ at: String(row.subscribed_at), id: String(row.id) }),
   });
 }
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { csvField } from "../admin/csv-export.server";
+import { keysetCsvStream } from "../admin/csv-export.server";
 import { clickCounts } from "./links.server";
 import { reasonLabel } from "./reasons";
 
@@ -92,27 +92,18 @@ export async function campaignResults(db: Executor, campaignId: string, pricePer
 const CSV_COLUMNS = ["phone", "state", "reason", "error", "attempts", "provider_status", "sent_at"] as const;
 const BATCH = 2000;
 
-/** The per-recipient outcome as CSV, streamed in keyset pages (formula-safe fields). */
+/** The per-recipient outcome as CSV, in ledger order (formula-safe fields). */
 export function campaignCsvStream(db: Executor, campaignId: string): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let after = 0;
-  let headerSent = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
-        return;
-      }
-      const result = await db.execute<Record<string, unknown>>(sql`
-        SELECT id, address AS phone, state, reason, error, attempts, provider_status, sent_at
-        FROM campaign_recipients WHERE campaign_id = ${campaignId} AND id > ${after} ORDER BY id LIMIT ${BATCH}`);
-      if (result.rows.length === 0) return controller.close();
-      const lines = result.rows.map((row) =>
-        CSV_COLUMNS.map((column) => csvField(column === "reason" ? reasonLabel(row.reason as string | null) : column === "sent_at" && row.sent_at ? new Date(String(row.sent_at)) : row[column])).join(","),
-      );
-      controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
-      after = Number(result.rows.at(-1)!.id);
-    },
+  return keysetCsvStream<Record<string, unknown>, number>({
+    columns: CSV_COLUMNS,
+    page: async (after) =>
+      (
+        await db.execute<Record<string, unknown>>(sql`
+          SELECT id, address AS phone, state, reason, error, attempts, provider_status, sent_at
+          FROM campaign_recipients WHERE campaign_id = ${campaignId} AND id > ${after ?? 0} ORDER BY id LIMIT ${BATCH}`)
+      ).rows,
+    fields: (row) =>
+      CSV_COLUMNS.map((column) => (column === "reason" ? reasonLabel(row.reason as string | null) : column === "sent_at" && row.sent_at ? new Date(String(row.sent_at)) : row[column])),
+    cursorOf: (row) => Number(row.id),
   });
 }
