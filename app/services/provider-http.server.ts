@@ -26,11 +26,16 @@ export function providerRequest(
   const agent = target.protocol === "https:" ? agents["https:"] : agents["http:"];
   const headers = options.body === undefined ? options.headers : { ...options.headers, "Content-Length": String(Buffer.byteLength(options.body)) };
   return new Promise((resolve, reject) => {
-    const request = client.request(target, { method: options.method, headers, agent, timeout: options.timeoutMs }, (response) => {
+    const fail = (error: Error) => {
+      clearTimeout(deadline);
+      reject(new NoAnswerError(error.message));
+    };
+    const request = client.request(target, { method: options.method, headers, agent }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("error", (error) => reject(new NoAnswerError(error.message)));
+      response.on("error", fail);
       response.on("end", () => {
+        clearTimeout(deadline);
         let body: unknown = {};
         try {
           body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -40,8 +45,10 @@ export function providerRequest(
         resolve({ status: response.statusCode ?? 0, body });
       });
     });
-    request.on("timeout", () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
-    request.on("error", (error) => reject(new NoAnswerError(error.message)));
+    // A deadline for the whole exchange, as fetch's AbortSignal.timeout was: an answer that
+    // trickles in forever must not hold the sender.
+    const deadline = setTimeout(() => request.destroy(new Error(`no complete answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    request.on("error", fail);
     request.end(options.body);
   });
 }

@@ -88,6 +88,27 @@ describe("the Twilio transport", () => {
     }
   });
 
+  it("gives up on an answer that never ends: in doubt, and the sender is not left waiting", async () => {
+    // Headers, then a byte every 100 ms, never the end: no idle gap for a socket timeout to catch.
+    const stalling = createServer((_request, response) => {
+      response.writeHead(201, { "Content-Type": "application/json" });
+      response.write('{"sid":"SM');
+      const drip = setInterval(() => response.write(" "), 100);
+      response.on("close", () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
+    try {
+      const apiBase = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
+      const started = Date.now();
+      const result = await createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase }, 300).send({ id: 9, to: "+12124567897", body: "x" });
+      expect(result).toMatchObject({ ok: false, retryable: true, inDoubt: true });
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((resolve) => stalling.close(resolve));
+    }
+  });
+
   it("reads a gateway's non-JSON error page as a retryable status", async () => {
     const gateway = createServer((_request, response) => response.writeHead(502, { "Content-Type": "text/html" }).end("<h1>Bad gateway</h1>"));
     await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
