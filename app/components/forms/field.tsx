@@ -1,4 +1,6 @@
 import { useId, useRef } from "react";
+import { Link } from "react-router";
+import { Button } from "~/components/ui/button";
 import { useTextTypedBeforeHydration } from "~/lib/use-typed-before-hydration";
 import { cn } from "~/lib/cn";
 
@@ -84,5 +86,43 @@ export function CheckboxField({ children, error, className, ...inputProps }: Che
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** The Terms of Service and Privacy Policy box of every sign-up form: its own box, never pre-ticked. */
+export function TermsConsentField() {
+  return (
+    <CheckboxField name="termsConsent">
+      I agree to the{" "}
+      <Link to="/terms" className="font-semibold text-accent-strong underline">
+        Terms of Service
+      </Link>{" "}
+      and{" "}
+      <Link to="/privacy" className="font-semibold text-accent-strong underline">
+        Privacy Policy
+      </Link>
+      .
+    </CheckboxField>
+  );
+}
+
+/**
+ * A sign-up form's submit button and the "Still needed: …" line it points to. Once hydrated, the
+ * button stays off until nothing is missing; without JavaScript it is always on and the server
+ * answers what is missing.
+ */
+export function SubmitWithHint({ hydrated, hint, submitting, label, busyLabel }: { hydrated: boolean; hint: string; submitting: boolean; label: string; busyLabel: string }) {
+  const hintId = useId();
+  return (
+    <>
+      <Button type="submit" size="lg" className="mt-6 w-full" disabled={hydrated && (hint !== "" || submitting)} aria-describedby={hydrated && hint ? hintId : undefined}>
+        {submitting ? busyLabel : label}
+      </Button>
+      {hydrated && hint ? (
+        <p id={hintId} className="mt-2 text-center text-sm text-muted-foreground" aria-live="polite">
+          {hint}
+        </p>
+      ) : null}
+    </>
   );
 }

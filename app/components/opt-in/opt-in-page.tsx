@@ -1,13 +1,12 @@
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { notify } from "~/lib/notify";
 import { BellRing, ShieldCheck, Zap } from "lucide";
 import { Icon } from "~/components/ui/icon";
-import { CheckboxField, Field } from "~/components/forms/field";
+import { CheckboxField, Field, SubmitWithHint, TermsConsentField } from "~/components/forms/field";
 import { BrandMark } from "~/components/site/brand-mark";
 import { AccountLinks, useViewer } from "~/components/site/account-links";
 import { ImportantDisclosure } from "~/components/site/important-disclosure";
-import { Button } from "~/components/ui/button";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { OPT_IN_REDIRECT_MS, type PublicSiteConfig } from "~/config/site";
 import { smsDisclosureText } from "~/lib/consent-texts";
@@ -56,7 +55,6 @@ export function OptInPage({
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   const hint = useFormValue(formRef, stillNeeded, NOTHING_FILLED);
-  const hintId = useId();
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
   const initial = serverResult && !serverResult.success && serverResult.values ? serverResult.values : prefill;
@@ -148,32 +146,9 @@ export function OptInPage({
                 <CheckboxField name="smsConsent">
                   {smsDisclosureText(site.name)}
                 </CheckboxField>
-                <CheckboxField name="termsConsent">
-                  I agree to the{" "}
-                  <Link to="/terms" className="font-semibold text-accent-strong underline">
-                    Terms of Service
-                  </Link>{" "}
-                  and{" "}
-                  <Link to="/privacy" className="font-semibold text-accent-strong underline">
-                    Privacy Policy
-                  </Link>
-                  .
-                </CheckboxField>
+                <TermsConsentField />
               </div>
-              <Button
-                type="submit"
-                size="lg"
-                className="mt-6 w-full"
-                disabled={hydrated && (hint !== "" || submitting)}
-                aria-describedby={hydrated && hint ? hintId : undefined}
-              >
-                {submitting ? "Joining..." : "JOIN FREE ALERTS"}
-              </Button>
-              {hydrated && hint ? (
-                <p id={hintId} className="mt-2 text-center text-sm text-muted-foreground" aria-live="polite">
-                  {hint}
-                </p>
-              ) : null}
+              <SubmitWithHint hydrated={hydrated} hint={hint} submitting={submitting} label="JOIN FREE ALERTS" busyLabel="Joining..." />
             </fetcher.Form>
           </section>
         </div>

@@ -1,7 +1,6 @@
-import { useEffect, useId, useRef } from "react";
-import { Link, useFetcher } from "react-router";
-import { CheckboxField, Field } from "~/components/forms/field";
-import { Button } from "~/components/ui/button";
+import { useEffect, useRef } from "react";
+import { useFetcher } from "react-router";
+import { CheckboxField, Field, SubmitWithHint, TermsConsentField } from "~/components/forms/field";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import type { Notice } from "~/lib/notices";
@@ -39,7 +38,6 @@ export function NewsletterSection({
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   const hint = useFormValue(formRef, stillNeeded, NOTHING_FILLED);
-  const hintId = useId();
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
   const kept = serverResult && !serverResult.ok ? serverResult.values : undefined;
@@ -86,32 +84,9 @@ export function NewsletterSection({
           </div>
           <div className="mt-6 space-y-4">
             <CheckboxField name="smsConsent">{smsDisclosureText(siteName)}</CheckboxField>
-            <CheckboxField name="termsConsent">
-              I agree to the{" "}
-              <Link to="/terms" className="font-semibold text-accent-strong underline">
-                Terms of Service
-              </Link>{" "}
-              and{" "}
-              <Link to="/privacy" className="font-semibold text-accent-strong underline">
-                Privacy Policy
-              </Link>
-              .
-            </CheckboxField>
+            <TermsConsentField />
           </div>
-          <Button
-            type="submit"
-            size="lg"
-            className="mt-6 w-full"
-            disabled={hydrated && (hint !== "" || submitting)}
-            aria-describedby={hydrated && hint ? hintId : undefined}
-          >
-            {submitting ? "Subscribing..." : "Subscribe"}
-          </Button>
-          {hydrated && hint ? (
-            <p id={hintId} className="mt-2 text-center text-sm text-muted-foreground" aria-live="polite">
-              {hint}
-            </p>
-          ) : null}
+          <SubmitWithHint hydrated={hydrated} hint={hint} submitting={submitting} label="Subscribe" busyLabel="Subscribing..." />
         </fetcher.Form>
       </div>
     </section>
