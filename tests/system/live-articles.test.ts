@@ -58,7 +58,8 @@ describe("articles published through one process, served by another", () => {
 
   beforeAll(async () => {
     database = await createPostgresDatabase();
-    [a, b] = await Promise.all([startSite({ DATABASE_URL: database.url }), startSite({ DATABASE_URL: database.url })]);
+    // Info level: the test reads the "live pages rendered" lines.
+    [a, b] = await Promise.all([startSite({ DATABASE_URL: database.url, LOG_LEVEL: "info" }), startSite({ DATABASE_URL: database.url, LOG_LEVEL: "info" })]);
     createAdmin({ DATABASE_URL: database.url }, ADMIN);
     cookie = await signIn(a.url, ADMIN);
     const handle = await openSiteDatabase({ url: database.url });
@@ -105,6 +106,16 @@ describe("articles published through one process, served by another", () => {
       expect(page.body, path).toContain(slug);
     }
     expect(performance.now() - publishedAt).toBeLessThan(LIVE_WITHIN_MS + 1_000);
+    // The other Bonds article's "read next" box now offers the new one: its page was rendered again...
+    expect((await answer(b, "/articles/bonds-guide")).body).toContain(`/articles/${slug}`);
+    // ...while pages whose content did not change were kept from the last render.
+    const renders = b
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"live pages rendered"'))
+      .map((line) => JSON.parse(line) as { pages: number; rendered: number; reused: number });
+    expect(renders.at(-1)!.reused).toBeGreaterThan(0);
+    expect(renders.at(-1)!.rendered + renders.at(-1)!.reused).toBe(renders.at(-1)!.pages);
 
     const unpublished = await post(`/admin/articles/${articleId}`, new URLSearchParams({ intent: "unpublish" }));
     expect(unpublished.status).toBe(302);
@@ -113,6 +124,7 @@ describe("articles published through one process, served by another", () => {
     const removed = await answer(b, `/articles/${slug}`);
     expect(removed.body).toContain("This article has been removed");
     expect((await answer(b, "/blog")).body).not.toContain(slug);
+    expect((await answer(b, "/articles/bonds-guide")).body).not.toContain(`/articles/${slug}`);
     // A slug that never was public is a plain 404.
     expect((await answer(b, "/articles/never-published-here")).status).toBe(404);
   });
