@@ -36,7 +36,7 @@ export function getArticlesInCategory(categorySlug: string | null) {
   return category ? articles.filter((article) => article.category === category.name) : articles;
 }
 
-/** Three articles to read after this one (same category first, then the newest). */
+/** Three articles to read after this one (the closest in time, same category first; decision 057). */
 export function getRelatedArticles(slug: string, count = 3) {
   const article = getArticle(slug);
   return article ? pickRelated(currentSnapshot().articles, article, count) : [];
