@@ -29,7 +29,8 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
     command: "node --import tsx scripts/e2e-server.ts",
-    url: `${E2E_BASE_URL}/healthz`,
+    // Ready: listening, and the content pages rendered (before that the router answers them).
+    url: `${E2E_BASE_URL}/readyz`,
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: "ignore",

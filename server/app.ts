@@ -17,7 +17,7 @@ import { setSnapshot } from "~/content/published";
 import { loadPublishedSnapshot } from "~/services/content/published.server";
 import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
-import { answerFromMemory, loadMemoryPages } from "./pages";
+import { answerFromMemory, loadMemoryPages, type MemoryPages } from "./pages";
 import { createLivePages } from "./live-pages";
 import { sendFile, sendPrefilled } from "./serve-static";
 import { handleFastRoute } from "./fast-routes";
@@ -36,7 +36,10 @@ export async function loadPublishedContent() {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 /** Ready when the database answers (migrations ran when it was opened). */
-async function readiness() {
+async function readiness(pages: MemoryPages) {
+  // Until the first render of the content pages the router answers them (same content, slower):
+  // a load balancer should wait for this process.
+  if (pages.live.size === 0) return { ok: false, body: { status: "starting", error: "The content pages are not rendered yet." } };
   try {
     const database = await getDatabase();
     await database.ping();
@@ -55,8 +58,10 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
-  // The content pages are rendered from the database before the first request, and again on
-  // every change (decision 049): no content page is ever answered from a stale or missing set.
+  // The content pages are rendered from the database once the server listens, and again on every
+  // change (decision 049). Until the first render is done (seconds with a large archive) the router
+  // renders them per request from the same snapshot: the same content, never an older copy (the
+  // build holds none), and /readyz answers 503 meanwhile.
   const livePages = createLivePages(
     pages,
     env.MAIN_DOMAINS[0]!,
@@ -65,10 +70,6 @@ export async function startServer(options: { port?: number; host?: string } = {}
   );
   const contentSync = getContentSync();
   contentSync.onSnapshot(() => livePages.refresh());
-  const renderStarted = performance.now();
-  await livePages.refresh();
-  if (pages.live.size === 0) throw new Error("The live pages could not be rendered; see the log above.");
-  const liveRenderMs = Math.round(performance.now() - renderStarted);
   const securityHeaders = baseSecurityHeaders(production);
   const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), production ? "production" : "development");
   // A request that failed because the database is unreachable leaves a note (handleError,
@@ -93,7 +94,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
       return;
     }
     if (req.url === "/readyz") {
-      void readiness().then(({ ok, body }) => {
+      void readiness(pages).then(({ ok, body }) => {
         res.writeHead(ok ? 200 : 503, { "Content-Type": "application/json", "Cache-Control": "no-store" });
         res.end(JSON.stringify(body));
       });
@@ -130,7 +131,12 @@ export async function startServer(options: { port?: number; host?: string } = {}
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
-  logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size, livePages: pages.live.size, liveRenderMs }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
+  logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
+  const renderStarted = performance.now();
+  void livePages.refresh().then(() => {
+    if (pages.live.size > 0) logger.info({ livePages: pages.live.size, liveRenderMs: Math.round(performance.now() - renderStarted) }, "content pages ready");
+    else logger.error({}, "the content pages could not be rendered (see above): the router answers them and /readyz stays 503 until a change renders them");
+  });
 
   let closing: Promise<void> | undefined;
   // Stop accepting, let in-flight requests finish (up to the deadline), then stop the outbox

@@ -24,7 +24,7 @@ for kind in pglite postgres; do
     npx tsx scripts/bench/prepare-db.ts pglite "$data" > /dev/null 2>&1
     (cd "$ROOT" && exec env NODE_ENV=production PORT=$PORT HOST=127.0.0.1 DATA_DIR="$data" LOG_LEVEL=warn TRUST_PROXY=1 node server.mjs > "/tmp/bench-app-$PORT.log" 2>&1) &
     echo $! > "/tmp/bench-app-$PORT.pid"
-    for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.5; done
+    for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$PORT/readyz" > /dev/null && break; sleep 0.5; done
   fi
   # warm-up
   wrk -t2 -c10 -d3s -s scripts/bench/optin.lua "http://127.0.0.1:$PORT" > /dev/null

@@ -140,7 +140,7 @@ try {
   console.log(`\n| Render of the live set | files | rendered (median) | reused (median) | median total | max total | median render | median compress |`);
   console.log(`|---|---|---|---|---|---|---|---|`);
   console.log(`| after a change (${later.length} renders, both processes) | ${later.at(-1)?.pages} | ${median(later.map((r) => r.rendered))} | ${median(later.map((r) => r.reused))} | ${median(later.map((r) => r.ms))} ms | ${Math.max(...later.map((r) => r.ms))} ms | ${median(later.map((r) => r.renderMs))} ms | ${median(later.map((r) => r.compressMs))} ms |`);
-  console.log(`| at start, before listening (per process) | ${renders[0]?.pages} | ${renders[0]?.rendered} | 0 | ${starts.join(" / ")} ms | | | |`);
+  console.log(`| at start, after listening (per process) | ${renders[0]?.pages} | ${renders[0]?.rendered} | 0 | ${starts.join(" / ")} ms | | | |`);
   console.log(`\n| Brotli quality on the ${bodies.length} live pages (${raw} KB raw) | time | bytes |`);
   console.log(`|---|---|---|`);
   for (const row of qualities) console.log(`| ${row.quality} | ${row.ms} ms | ${row.kb} KB |`);

@@ -88,6 +88,17 @@ describe("articles published through one process, served by another", () => {
     }
   });
 
+  it("listens before the content pages are rendered, and reports ready only once they are", async () => {
+    for (const site of [a, b]) {
+      const out = site.output();
+      const listening = out.indexOf("listening on");
+      const rendered = out.indexOf('"live pages rendered"');
+      expect(listening).toBeGreaterThan(-1);
+      expect(rendered).toBeGreaterThan(listening);
+      expect((await fetch(`${site.url}/readyz`)).status).toBe(200);
+    }
+  });
+
   it("publishes through A's admin: B serves the page, the blog, RSS and the sitemap from memory within 2 s; unpublishing makes B answer 410 within 2 s", async () => {
     const slug = "treasury-auction-signals";
     const published = await post("/admin/articles/new", articleForm({ intent: "publish", title: "What the Treasury auction signals", slug, authorId }));
