@@ -3,8 +3,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { ARTICLE_CATEGORIES } from "~/config/categories";
 import { currentSnapshot } from "~/content/published";
-import { pickRelated } from "~/content/related";
-import { toTeaser } from "~/content/teasers";
+import { articlePageInputs, authorPageContent } from "~/content/index";
 import { renderPage } from "./prerender-views";
 import { staticFileFromBody, type StaticFile } from "./static-files";
 
@@ -33,23 +32,15 @@ const digest = (value: unknown) => createHash("sha256").update(JSON.stringify(va
  * Every page that shows articles or authors, by the published snapshot: the article pages,
  * `/blog` and each category, `/home` and `/` on the main domains, RSS, the sitemap and the author
  * pages, plus the `.data` of each page the client can navigate to (prerender wrote those before).
- * An article page shows the article, its author's profile and three related teasers
- * (routes/article.tsx); an author page the profile and the author's teasers (routes/author.tsx).
+ * The digests are of the same inputs the article and author loaders render (app/content/index.ts).
  */
 export function livePageList(): LivePage[] {
   const { articles, authors } = currentSnapshot();
-  const authorBySlug = new Map(authors.map((author) => [author.slug, author]));
   const pages: { path: string; dependsOn?: string }[] = [
     { path: "/blog" },
     { path: "/home" },
-    ...articles.map((article) => ({
-      path: `/articles/${article.slug}`,
-      dependsOn: digest([article, authorBySlug.get(article.authorSlug) ?? null, pickRelated(articles, article).map(toTeaser)]),
-    })),
-    ...authors.map((author) => ({
-      path: `/authors/${author.slug}`,
-      dependsOn: digest([author, articles.filter((article) => article.authorSlug === author.slug).map(toTeaser)]),
-    })),
+    ...articles.map((article) => ({ path: `/articles/${article.slug}`, dependsOn: digest(articlePageInputs(article)) })),
+    ...authors.map((author) => ({ path: `/authors/${author.slug}`, dependsOn: digest(authorPageContent(author)) })),
   ];
   return [
     ...pages.flatMap(({ path, dependsOn }) => [

@@ -1,12 +1,12 @@
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 import { categorySlugOf } from "~/config/categories";
 import { firstParagraph, renderMarkdown, typographicText } from "~/lib/markdown.server";
-import { getArticle, getAuthor, getRelatedArticles } from "./index";
+import { articlePageInputs, getArticle } from "./index";
 import type { PublicAuthor, PublishedArticle } from "./published";
-import { toTeaser } from "./teasers";
+import type { ArticleTeaser } from "./teasers";
 
 /** Everything an article page shows, with the Markdown rendered (the public page and the preview). */
-export function articlePage(article: PublishedArticle, author: PublicAuthor | undefined, site: PublicSiteConfig, related: PublishedArticle[]) {
+export function articlePage(article: PublishedArticle, author: PublicAuthor | undefined, site: PublicSiteConfig, related: ArticleTeaser[]) {
   const [intro = "", ...rest] = article.body.split(/\n\s*\n/);
   return {
     slug: article.slug,
@@ -31,7 +31,7 @@ export function articlePage(article: PublishedArticle, author: PublicAuthor | un
     sponsorName: article.sponsorName,
     intro: typographicText(fillPlaceholders(firstParagraph(intro), site)),
     bodyHtml: renderMarkdown(rest.join("\n\n"), site, { sponsored: article.sponsored }),
-    related: related.map(toTeaser),
+    related,
   };
 }
 
@@ -41,5 +41,6 @@ export type ArticlePageData = ReturnType<typeof articlePage>;
 export function loadArticlePage(slug: string, site: PublicSiteConfig) {
   const article = getArticle(slug);
   if (!article) return null;
-  return articlePage(article, getAuthor(article.authorSlug), site, getRelatedArticles(article.slug));
+  const { author, related } = articlePageInputs(article);
+  return articlePage(article, author, site, related);
 }

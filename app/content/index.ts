@@ -1,6 +1,8 @@
 import { categoryBySlug } from "~/config/categories";
 import { currentSnapshot } from "./published";
+import type { PublicAuthor, PublishedArticle } from "./published";
 import { pickRelated } from "./related";
+import { toTeaser } from "./teasers";
 
 /**
  * The one content index: blog, home teasers, article pages, author pages, RSS and the sitemap
@@ -56,4 +58,19 @@ export function getAuthorById(id: string) {
 
 export function getArticlesByAuthor(authorSlug: string) {
   return currentSnapshot().articles.filter((article) => article.authorSlug === authorSlug);
+}
+
+/**
+ * What an article page shows from the snapshot besides the site settings: the article, its
+ * author's profile and three teasers to read next. The page's loader renders it, and the live set
+ * digests it to know when the page must be rendered again (server/live-pages.ts).
+ */
+export function articlePageInputs(article: PublishedArticle) {
+  return { article, author: getAuthor(article.authorSlug), related: getRelatedArticles(article.slug).map(toTeaser) };
+}
+
+/** What an author page shows: the public profile and the author's teasers (same double use). */
+export function authorPageContent(author: PublicAuthor) {
+  const { id: _id, ...profile } = author;
+  return { author: profile, articles: getArticlesByAuthor(author.slug).map(toTeaser) };
 }

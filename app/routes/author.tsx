@@ -4,9 +4,8 @@ import { ArticleCard } from "~/components/blog/article-card";
 import { ArticleImage } from "~/components/articles/article-image";
 import { personJsonLd } from "~/components/articles/article-json-ld";
 import { JsonLd } from "~/components/site/json-ld";
-import { getArticlesByAuthor, getAuthor } from "~/content/index";
+import { authorPageContent, getAuthor } from "~/content/index";
 import { ensurePublishedContent } from "~/content/published-content.server";
-import { toTeaser } from "~/content/teasers";
 import { pageMeta } from "~/lib/route-meta";
 import { breadcrumbJsonLd } from "~/lib/seo";
 import { useSiteConfig } from "~/root";
@@ -19,8 +18,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   await ensurePublishedContent();
   const author = getAuthor(params.slug);
   if (!author) throw data(null, { status: 404 });
-  const { id: _id, ...profile } = author;
-  return { author: profile, articles: getArticlesByAuthor(author.slug).map(toTeaser) };
+  return authorPageContent(author);
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
