@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTwilioStandIn } from "../../tests/support/twilio-stand-in";
@@ -73,51 +73,41 @@ describe("the Twilio transport", () => {
     expect(await down.send({ id: 6, to: "+12124567894", body: "x" })).toMatchObject({ ok: false, retryable: true });
   });
 
-  it("gives up on a provider that takes the request and never answers: in doubt, not failed", async () => {
-    const silent = createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  /** Runs `send` against a provider on 127.0.0.1 that answers with `handler`, then closes it. */
+  async function sendVia(handler: RequestListener, timeoutMs: number, id: number) {
+    const provider = createServer(handler);
+    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
     try {
-      const apiBase = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const apiBase = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
       const started = Date.now();
-      const result = await createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase }, 300).send({ id: 7, to: "+12124567895", body: "x" });
-      expect(result).toMatchObject({ ok: false, retryable: true, inDoubt: true });
-      expect(Date.now() - started).toBeLessThan(5000);
+      const result = await createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase }, timeoutMs).send({ id, to: "+12124567895", body: "x" });
+      return { result, ms: Date.now() - started };
     } finally {
-      silent.closeAllConnections();
-      await new Promise((resolve) => silent.close(resolve));
+      provider.closeAllConnections();
+      await new Promise((resolve) => provider.close(resolve));
     }
+  }
+
+  it("gives up on a provider that takes the request and never answers: in doubt, not failed", async () => {
+    const { result, ms } = await sendVia(() => {}, 300, 7);
+    expect(result).toMatchObject({ ok: false, retryable: true, inDoubt: true });
+    expect(ms).toBeLessThan(5000);
   });
 
   it("gives up on an answer that never ends: in doubt, and the sender is not left waiting", async () => {
     // Headers, then a byte every 100 ms, never the end: no idle gap for a socket timeout to catch.
-    const stalling = createServer((_request, response) => {
+    const { result, ms } = await sendVia((_request, response) => {
       response.writeHead(201, { "Content-Type": "application/json" });
       response.write('{"sid":"SM');
       const drip = setInterval(() => response.write(" "), 100);
       response.on("close", () => clearInterval(drip));
-    });
-    await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
-    try {
-      const apiBase = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
-      const started = Date.now();
-      const result = await createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase }, 300).send({ id: 9, to: "+12124567897", body: "x" });
-      expect(result).toMatchObject({ ok: false, retryable: true, inDoubt: true });
-      expect(Date.now() - started).toBeLessThan(5000);
-    } finally {
-      stalling.closeAllConnections();
-      await new Promise((resolve) => stalling.close(resolve));
-    }
+    }, 300, 9);
+    expect(result).toMatchObject({ ok: false, retryable: true, inDoubt: true });
+    expect(ms).toBeLessThan(5000);
   });
 
   it("reads a gateway's non-JSON error page as a retryable status", async () => {
-    const gateway = createServer((_request, response) => response.writeHead(502, { "Content-Type": "text/html" }).end("<h1>Bad gateway</h1>"));
-    await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
-    try {
-      const apiBase = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
-      const result = await createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase }).send({ id: 8, to: "+12124567896", body: "x" });
-      expect(result).toEqual({ ok: false, retryable: true, error: "Twilio 502: no message" });
-    } finally {
-      await new Promise((resolve) => gateway.close(resolve));
-    }
+    const { result } = await sendVia((_request, response) => response.writeHead(502, { "Content-Type": "text/html" }).end("<h1>Bad gateway</h1>"), 10_000, 8);
+    expect(result).toEqual({ ok: false, retryable: true, error: "Twilio 502: no message" });
   });
 });
