@@ -1,18 +1,23 @@
 /** Links in a message: http(s) URLs up to white space, without trailing sentence punctuation. */
 const URL_PATTERN = /https?:\/\/[^\s<>"']+/g;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
 
 export const SHORT_CODE_LENGTH = 7;
 
 export function findUrls(text: string) {
-  return [...new Set([...text.matchAll(URL_PATTERN)].map((match) => match[0].replace(/[.,;:!?)\]]+$/, "")))];
+  return [...new Set([...text.matchAll(URL_PATTERN)].map((match) => match[0].replace(TRAILING_PUNCTUATION, "")))];
 }
 
-/** Replaces every URL with `replace(url)` (all occurrences). */
+/**
+ * Replaces every URL with `replace(url)`, each where it stands, in one pass: a replacement is never
+ * searched again, so a URL that begins another one (the site's bare address in a footer) cannot
+ * rewrite a short link already put in its place.
+ */
 export function replaceUrls(text: string, replace: (url: string) => string) {
-  let result = text;
-  // Longest first, so a URL that is the prefix of another is not replaced inside it.
-  for (const url of findUrls(text).sort((a, b) => b.length - a.length)) result = result.split(url).join(replace(url));
-  return result;
+  return text.replace(URL_PATTERN, (match) => {
+    const url = match.replace(TRAILING_PUNCTUATION, "");
+    return replace(url) + match.slice(url.length);
+  });
 }
 
 /** The text as it will be sent, for counting: each URL becomes a short link of the real length. */

@@ -30,16 +30,21 @@ export function mailgunEventLookup(options: { apiBase: string; domain: string; a
   };
 }
 
+const HREF_PATTERN = /href="(https?:\/\/[^"]+)"/g;
+
 /** Every link of the issue through our short links (clicks counted per issue); images stay direct. */
 async function shortenLinks(tx: Db, campaignId: string, rendered: RenderedIssue, siteUrl: string): Promise<RenderedIssue> {
-  const hrefs = [...new Set([...rendered.html.matchAll(/href="(https?:\/\/[^"]+)"/g)].map((match) => match[1]!.replaceAll("&amp;", "&")))];
+  const hrefs = [...new Set([...rendered.html.matchAll(HREF_PATTERN)].map((match) => match[1]!.replaceAll("&amp;", "&")))];
   const codes = new Map<string, string>();
   for (const url of hrefs) {
     if (url.startsWith(`${siteUrl}/l/`) || url.startsWith(`${siteUrl}/newsletter/`)) continue;
     codes.set(url, `${siteUrl}/l/${await shortCodeFor(tx, campaignId, url)}`);
   }
-  let html = rendered.html;
-  for (const [url, short] of [...codes].sort((a, b) => b[0].length - a[0].length)) html = html.replaceAll(`href="${url.replaceAll("&", "&amp;")}"`, `href="${short}"`);
+  // Each link is replaced where it stands, once: no replacement is searched again.
+  const html = rendered.html.replace(HREF_PATTERN, (attribute, href: string) => {
+    const short = codes.get(href.replaceAll("&amp;", "&"));
+    return short ? `href="${short}"` : attribute;
+  });
   const text = replaceUrls(rendered.text, (url) => codes.get(url) ?? url);
   return { html, text };
 }
