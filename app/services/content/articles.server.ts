@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { refuseUniqueViolation } from "~/db/unique-violation";
 import { articleRevisions, articles, auditLog, authors, type ArticleContent } from "~/db/schema";
 import { ARTICLE_FIELD_MESSAGES as M } from "~/lib/article-texts";
 import { parseCompleteFields, parseDraftFields, type ArticleFieldErrors, type ArticleFields } from "./article-fields";
@@ -54,6 +55,17 @@ async function addRevision(tx: Tx, articleId: string, content: ArticleContent, r
   return revision!.id;
 }
 
+const SLUG_CONSTRAINT = "articles_slug_unique";
+
+/**
+ * The slug check below reads before it writes; on PostgreSQL another process can take the same
+ * slug between the two, and its unique constraint then refuses the write. Either way the editor
+ * reads the same field message.
+ */
+function refusingTakenSlug<T>(work: () => Promise<T>) {
+  return refuseUniqueViolation(work, SLUG_CONSTRAINT, () => ({ ok: false as const, code: "invalid" as const, errors: { slug: M.slugTaken } as ArticleFieldErrors }));
+}
+
 async function slugProblem(tx: Tx, row: ArticleRow | undefined, slug: string): Promise<ArticleFieldErrors | null> {
   if (row && row.slug === slug) return null;
   // Decision 050: a slug that was public stays; links to it would break (and 410 would lie).
@@ -93,15 +105,17 @@ export async function createDraft(db: Db, input: { input: unknown; actor: string
   if (!parsed.ok) return parsed;
   const { fields } = parsed;
   const now = input.now ?? new Date();
-  return db.transaction(async (tx) => {
-    const slug = await slugProblem(tx, undefined, fields.slug);
-    if (slug) return { ok: false as const, code: "invalid" as const, errors: slug };
-    if (!(await authorExists(tx, fields.authorId))) return { ok: false as const, code: "invalid" as const, errors: { authorId: M.authorRequired } };
-    const [row] = await tx.insert(articles).values({ ...workingCopy(fields, input.actor, now), createdAt: now }).returning();
-    await addRevision(tx, row!.id, contentOf(row!), "save", input.actor);
-    await audit(tx, input.actor, "created", row!.id, undefined, { slug: row!.slug, title: row!.title });
-    return { ok: true as const, article: row! };
-  });
+  return refusingTakenSlug(() =>
+    db.transaction(async (tx) => {
+      const slug = await slugProblem(tx, undefined, fields.slug);
+      if (slug) return { ok: false as const, code: "invalid" as const, errors: slug };
+      if (!(await authorExists(tx, fields.authorId))) return { ok: false as const, code: "invalid" as const, errors: { authorId: M.authorRequired } };
+      const [row] = await tx.insert(articles).values({ ...workingCopy(fields, input.actor, now), createdAt: now }).returning();
+      await addRevision(tx, row!.id, contentOf(row!), "save", input.actor);
+      await audit(tx, input.actor, "created", row!.id, undefined, { slug: row!.slug, title: row!.title });
+      return { ok: true as const, article: row! };
+    }),
+  );
 }
 
 /**
@@ -133,17 +147,19 @@ async function writeWorkingCopy(
 ): Promise<{ ok: true; row: ArticleRow } | ArticleFailure> {
   const parsed = parseDraftFields(edit.input);
   if (!parsed.ok) return parsed;
-  return db.transaction(async (tx) => {
-    const locked = await lockForEdit(tx, edit, parsed.fields);
-    if (!locked.ok) return locked;
-    const [row] = await tx
-      .update(articles)
-      .set({ ...workingCopy(parsed.fields, edit.actor, now), version: locked.row.version + 1 })
-      .where(eq(articles.id, edit.id))
-      .returning();
-    await after(tx, locked.row, row!);
-    return { ok: true as const, row: row! };
-  });
+  return refusingTakenSlug(() =>
+    db.transaction(async (tx) => {
+      const locked = await lockForEdit(tx, edit, parsed.fields);
+      if (!locked.ok) return locked;
+      const [row] = await tx
+        .update(articles)
+        .set({ ...workingCopy(parsed.fields, edit.actor, now), version: locked.row.version + 1 })
+        .where(eq(articles.id, edit.id))
+        .returning();
+      await after(tx, locked.row, row!);
+      return { ok: true as const, row: row! };
+    }),
+  );
 }
 
 /**
@@ -156,34 +172,36 @@ export async function publishArticle(db: Db, edit: ArticleEdit): Promise<Article
   if (!parsed.ok) return parsed;
   const { fields } = parsed;
   const now = edit.now ?? new Date();
-  const result = await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${FEATURED_LOCK_KEY})`);
-    const locked = await lockForEdit(tx, edit, fields);
-    if (!locked.ok) return locked;
-    const before = locked.row;
-    const isUpdate = before.status === "published";
-    const revisionId = await addRevision(tx, edit.id, contentOf(fields), isUpdate ? "update" : "publish", edit.actor);
-    const publishAt = before.firstPublishedAt && before.publishAt ? before.publishAt : now;
-    await tx
-      .update(articles)
-      .set({
-        ...workingCopy(fields, edit.actor, now),
-        version: before.version + 1,
-        status: "published",
-        liveRevisionId: revisionId,
-        publishAt,
-        firstPublishedAt: before.firstPublishedAt ?? now,
-        contentUpdatedAt: now,
-      })
-      .where(eq(articles.id, edit.id));
-    if (fields.featured) await moveFeaturedTo(tx, edit.id);
-    else if (before.featured) await tx.update(articles).set({ featured: false }).where(eq(articles.id, edit.id));
-    await ensureFeatured(tx);
-    await audit(tx, edit.actor, isUpdate ? "updated" : "published", edit.id, isUpdate ? { liveRevisionId: before.liveRevisionId } : { status: before.status }, { status: "published", liveRevisionId: revisionId });
-    await notifyContentChanged(tx, "live");
-    const [row] = await tx.select().from(articles).where(eq(articles.id, edit.id));
-    return { ok: true as const, article: row! };
-  });
+  const result = await refusingTakenSlug(() =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${FEATURED_LOCK_KEY})`);
+      const locked = await lockForEdit(tx, edit, fields);
+      if (!locked.ok) return locked;
+      const before = locked.row;
+      const isUpdate = before.status === "published";
+      const revisionId = await addRevision(tx, edit.id, contentOf(fields), isUpdate ? "update" : "publish", edit.actor);
+      const publishAt = before.firstPublishedAt && before.publishAt ? before.publishAt : now;
+      await tx
+        .update(articles)
+        .set({
+          ...workingCopy(fields, edit.actor, now),
+          version: before.version + 1,
+          status: "published",
+          liveRevisionId: revisionId,
+          publishAt,
+          firstPublishedAt: before.firstPublishedAt ?? now,
+          contentUpdatedAt: now,
+        })
+        .where(eq(articles.id, edit.id));
+      if (fields.featured) await moveFeaturedTo(tx, edit.id);
+      else if (before.featured) await tx.update(articles).set({ featured: false }).where(eq(articles.id, edit.id));
+      await ensureFeatured(tx);
+      await audit(tx, edit.actor, isUpdate ? "updated" : "published", edit.id, isUpdate ? { liveRevisionId: before.liveRevisionId } : { status: before.status }, { status: "published", liveRevisionId: revisionId });
+      await notifyContentChanged(tx, "live");
+      const [row] = await tx.select().from(articles).where(eq(articles.id, edit.id));
+      return { ok: true as const, article: row! };
+    }),
+  );
   return afterCommit(result, "live");
 }
 
@@ -198,21 +216,23 @@ export async function scheduleArticle(db: Db, edit: ArticleEdit & { at: Date }):
   if (!parsed.ok) return timeError ? { ...parsed, errors: { ...parsed.errors, publishAt: timeError } } : parsed;
   if (timeError) return { ok: false, code: "invalid", errors: { publishAt: timeError } };
   const { fields } = parsed;
-  const result = await db.transaction(async (tx) => {
-    const locked = await lockForEdit(tx, edit, fields);
-    if (!locked.ok) return locked;
-    const before = locked.row;
-    if (before.status === "published") return { ok: false as const, code: "wrong_state" as const, status: before.status };
-    const revisionId = await addRevision(tx, edit.id, contentOf(fields), "schedule", edit.actor);
-    const [row] = await tx
-      .update(articles)
-      .set({ ...workingCopy(fields, edit.actor, now), version: before.version + 1, status: "scheduled", liveRevisionId: revisionId, publishAt: edit.at, featured: fields.featured })
-      .where(eq(articles.id, edit.id))
-      .returning();
-    await audit(tx, edit.actor, "scheduled", edit.id, { status: before.status, publishAt: before.publishAt }, { status: "scheduled", publishAt: edit.at.toISOString(), liveRevisionId: revisionId });
-    await notifyContentChanged(tx, "schedule");
-    return { ok: true as const, article: row! };
-  });
+  const result = await refusingTakenSlug(() =>
+    db.transaction(async (tx) => {
+      const locked = await lockForEdit(tx, edit, fields);
+      if (!locked.ok) return locked;
+      const before = locked.row;
+      if (before.status === "published") return { ok: false as const, code: "wrong_state" as const, status: before.status };
+      const revisionId = await addRevision(tx, edit.id, contentOf(fields), "schedule", edit.actor);
+      const [row] = await tx
+        .update(articles)
+        .set({ ...workingCopy(fields, edit.actor, now), version: before.version + 1, status: "scheduled", liveRevisionId: revisionId, publishAt: edit.at, featured: fields.featured })
+        .where(eq(articles.id, edit.id))
+        .returning();
+      await audit(tx, edit.actor, "scheduled", edit.id, { status: before.status, publishAt: before.publishAt }, { status: "scheduled", publishAt: edit.at.toISOString(), liveRevisionId: revisionId });
+      await notifyContentChanged(tx, "schedule");
+      return { ok: true as const, article: row! };
+    }),
+  );
   return afterCommit(result, "schedule");
 }
 

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
+import { refuseUniqueViolation } from "~/db/unique-violation";
 import { auditLog, authors } from "~/db/schema";
 import { AUTHOR_FIELD_MESSAGES as M } from "~/lib/article-texts";
 import { IMAGE_PATTERN, SLUG_PATTERN } from "./article-fields";
@@ -67,6 +68,13 @@ function parse(input: unknown): { ok: true; values: z.output<typeof AuthorFormSc
   return { ok: false, code: "invalid", errors };
 }
 
+const SLUG_TAKEN = { ok: false, code: "invalid", errors: { slug: M.slugTaken } } as const satisfies AuthorResult;
+
+/** The slug is checked before the write; another process taking it in between meets the constraint, and the same message. */
+function refusingTakenSlug<T>(work: () => Promise<T>) {
+  return refuseUniqueViolation(work, "authors_slug_unique", () => SLUG_TAKEN);
+}
+
 export async function listAuthors(db: Db) {
   return db.select().from(authors).orderBy(asc(authors.name));
 }
@@ -80,36 +88,40 @@ export async function getAuthor(db: Db, id: string) {
 export async function createAuthor(db: Db, input: { input: unknown; actor: string }): Promise<AuthorResult> {
   const parsed = parse(input.input);
   if (!parsed.ok) return parsed;
-  return db.transaction(async (tx) => {
-    const [taken] = await tx.select({ id: authors.id }).from(authors).where(eq(authors.slug, parsed.values.slug));
-    if (taken) return { ok: false as const, code: "invalid" as const, errors: { slug: M.slugTaken } };
-    const [row] = await tx.insert(authors).values(parsed.values).returning();
-    await tx.insert(auditLog).values({ actor: input.actor, action: "author.created", entity: `author:${row!.id}`, after: JSON.stringify(parsed.values) });
-    return { ok: true as const, author: row! };
-  });
+  return refusingTakenSlug(() =>
+    db.transaction(async (tx) => {
+      const [taken] = await tx.select({ id: authors.id }).from(authors).where(eq(authors.slug, parsed.values.slug));
+      if (taken) return SLUG_TAKEN;
+      const [row] = await tx.insert(authors).values(parsed.values).returning();
+      await tx.insert(auditLog).values({ actor: input.actor, action: "author.created", entity: `author:${row!.id}`, after: JSON.stringify(parsed.values) });
+      return { ok: true as const, author: row! };
+    }),
+  );
 }
 
 /** Updates a profile; the author page and every byline change at once. */
 export async function updateAuthor(db: Db, input: { id: string; input: unknown; actor: string }): Promise<AuthorResult> {
   const parsed = parse(input.input);
   if (!parsed.ok) return parsed;
-  const result = await db.transaction(async (tx) => {
-    const [before] = await tx.select().from(authors).where(eq(authors.id, input.id)).for("update");
-    if (!before) return { ok: false as const, code: "not_found" as const };
-    if (before.slug !== parsed.values.slug) {
-      const [taken] = await tx.select({ id: authors.id }).from(authors).where(eq(authors.slug, parsed.values.slug));
-      if (taken) return { ok: false as const, code: "invalid" as const, errors: { slug: M.slugTaken } };
-    }
-    const [row] = await tx
-      .update(authors)
-      .set({ ...parsed.values, updatedAt: new Date() })
-      .where(eq(authors.id, input.id))
-      .returning();
-    const { createdAt: _c, updatedAt: _u, ...rest } = before;
-    await tx.insert(auditLog).values({ actor: input.actor, action: "author.updated", entity: `author:${input.id}`, before: JSON.stringify(rest), after: JSON.stringify(parsed.values) });
-    await notifyContentChanged(tx, "live");
-    return { ok: true as const, author: row! };
-  });
+  const result = await refusingTakenSlug(() =>
+    db.transaction(async (tx) => {
+      const [before] = await tx.select().from(authors).where(eq(authors.id, input.id)).for("update");
+      if (!before) return { ok: false as const, code: "not_found" as const };
+      if (before.slug !== parsed.values.slug) {
+        const [taken] = await tx.select({ id: authors.id }).from(authors).where(eq(authors.slug, parsed.values.slug));
+        if (taken) return SLUG_TAKEN;
+      }
+      const [row] = await tx
+        .update(authors)
+        .set({ ...parsed.values, updatedAt: new Date() })
+        .where(eq(authors.id, input.id))
+        .returning();
+      const { createdAt: _c, updatedAt: _u, ...rest } = before;
+      await tx.insert(auditLog).values({ actor: input.actor, action: "author.updated", entity: `author:${input.id}`, before: JSON.stringify(rest), after: JSON.stringify(parsed.values) });
+      await notifyContentChanged(tx, "live");
+      return { ok: true as const, author: row! };
+    }),
+  );
   if (result.ok) announceContentChanged("live");
   return result;
 }
