@@ -10,10 +10,36 @@ export type CapturedMail = {
   headers: string;
   messageId: string;
   receivedAt: string;
+  /** The decoded text/plain and text/html parts (of a multipart message or a single-part one). */
+  plain: string | null;
+  html: string | null;
 };
 
 function decodeQuotedPrintable(body: string) {
   return body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+function decodePart(body: string, headers: string) {
+  const encoding = /^Content-Transfer-Encoding: *([\w-]+)/im.exec(headers)?.[1]?.toLowerCase();
+  if (encoding === "quoted-printable") return Buffer.from(decodeQuotedPrintable(body), "latin1").toString("utf8");
+  if (encoding === "base64") return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  return body;
+}
+
+/** The text/plain and text/html parts, found through the MIME tree (boundaries nest). */
+function parts(headers: string, body: string, found: { plain: string | null; html: string | null } = { plain: null, html: null }) {
+  const type = /^Content-Type: *([^;\s]+)/im.exec(headers)?.[1]?.toLowerCase() ?? "text/plain";
+  if (type.startsWith("multipart/")) {
+    const boundary = /boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+    if (!boundary) return found;
+    for (const part of body.split(`--${boundary}`).slice(1)) {
+      if (part.startsWith("--")) break;
+      const [partHead = "", ...partBody] = part.replace(/^\r?\n/, "").split(/\r?\n\r?\n/);
+      parts(partHead.replace(/\r?\n[ \t]+/g, " "), partBody.join("\n\n").replace(/\r?\n$/, ""), found);
+    }
+  } else if (type === "text/plain") found.plain ??= decodePart(body, headers);
+  else if (type === "text/html") found.html ??= decodePart(body, headers);
+  return found;
 }
 
 function parse(raw: string, recipients: string[]): CapturedMail {
@@ -32,19 +58,30 @@ function parse(raw: string, recipients: string[]): CapturedMail {
     headers,
     messageId,
     receivedAt: new Date().toISOString(),
+    ...parts(headers, rest.join("\n\n")),
   };
 }
 
 /**
  * A real SMTP server (the smtp-server package) on 127.0.0.1 that keeps every mail, plus an HTTP
  * endpoint to read them: GET /__mail?to=address. The app talks SMTP to it through nodemailer.
+ * Addresses in `refuse` are answered as a receiving server answers a mailbox that does not exist
+ * (`550 5.1.1` at RCPT TO); each refusal is kept in `refused`.
  */
-export async function startSmtpCapture(options: { smtpPort: number; httpPort: number }) {
+export async function startSmtpCapture(options: { smtpPort: number; httpPort: number; refuse?: Iterable<string> }) {
   const mails: CapturedMail[] = [];
+  const refuse = new Set([...(options.refuse ?? [])].map((address) => address.toLowerCase()));
+  const refused: string[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const to = address.address.toLowerCase();
+      if (!refuse.has(to)) return callback();
+      refused.push(to);
+      callback(Object.assign(new Error(`5.1.1 <${to}>: Recipient address rejected: User unknown in virtual mailbox table`), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       let raw = "";
       stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
@@ -77,6 +114,8 @@ export async function startSmtpCapture(options: { smtpPort: number; httpPort: nu
   await new Promise<void>((resolve) => http.listen(options.httpPort, "127.0.0.1", () => resolve()));
   return {
     mails,
+    refuse,
+    refused,
     close: async () => {
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -2,16 +2,17 @@ import { useEffect } from "react";
 import { useRevalidator } from "react-router";
 import type { NewsletterResults } from "~/services/newsletter/results.server";
 
-const FIGURES: { key: keyof NewsletterResults; label: string }[] = [
-  { key: "planned", label: "Planned" },
-  { key: "sent", label: "Sent" },
-  { key: "failed", label: "Failed" },
-  { key: "skipped", label: "Skipped" },
-  { key: "bounced", label: "Bounced" },
-  { key: "complained", label: "Complained" },
-  { key: "unsubscribed", label: "Unsubscribed" },
-  { key: "clicks", label: "Clicks" },
-  { key: "uniqueClickers", label: "Unique clickers" },
+/** Each figure with its one definition, shown under the figures. */
+const FIGURES: { key: keyof NewsletterResults; label: string; counts: string }[] = [
+  { key: "planned", label: "Planned", counts: "copies planned: the confirmed subscribers when the issue started" },
+  { key: "sent", label: "Sent", counts: "copies the mail server accepted" },
+  { key: "failed", label: "Failed", counts: "copies that did not go out: refused by the mail server (hard bounces included), or given up after retries" },
+  { key: "skipped", label: "Skipped", counts: "copies not sent because the person left or was suppressed before their copy" },
+  { key: "bounced", label: "Bounced", counts: "addresses whose mailbox does not exist: refused when sending (also under Failed), or reported by the provider within 7 days of their copy" },
+  { key: "complained", label: "Complained", counts: "people who reported their copy as spam within 7 days" },
+  { key: "unsubscribed", label: "Unsubscribed", counts: "people who unsubscribed within 7 days of their copy" },
+  { key: "clicks", label: "Clicks", counts: "link clicks from people (link previews not counted)" },
+  { key: "uniqueClickers", label: "Unique clickers", counts: "different people who clicked" },
 ];
 
 /** The figures of one issue; while it sends, the page refreshes them every few seconds. */
@@ -47,6 +48,17 @@ export function NewsletterResultsPanel({ results, live }: { results: NewsletterR
           </div>
         ))}
       </dl>
+      <details className="text-sm">
+        <summary className="cursor-pointer font-semibold">What each figure counts</summary>
+        <dl className="mt-2 space-y-1">
+          {FIGURES.map(({ key, label, counts }) => (
+            <div key={key}>
+              <dt className="inline font-semibold">{label}: </dt>
+              <dd className="inline">{counts}.</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
       {[...results.failedReasons, ...results.skippedReasons].length > 0 ? (
         <ul className="list-disc pl-5 text-sm">
           {[...results.failedReasons, ...results.skippedReasons].map((reason) => (

@@ -25,6 +25,8 @@ const marked = new Marked({ gfm: true, async: false });
 const COLORS = { navy: "#0b2447", red: "#b22234", text: "#1f2937", muted: "#4b5563", line: "#e5e7eb", page: "#f3f4f6" };
 const font = 'Georgia, "Times New Roman", serif';
 const sans = "Arial, Helvetica, sans-serif";
+/** The font list inside a double-quoted style attribute written by hand: its quotes must be single. */
+const fontInAttribute = font.replaceAll('"', "'");
 
 /**
  * Inline styles on the intro's elements: Gmail drops <style> blocks in some views and Outlook
@@ -36,13 +38,14 @@ function introHtml(markdown: string) {
     .replace(/<p>/g, `<p style="margin:0 0 16px;font-family:${sans};font-size:16px;line-height:24px;color:${COLORS.text}">`)
     .replace(/<a href=/g, `<a style="color:${COLORS.red};text-decoration:underline" href=`)
     .replace(/<(ul|ol)>/g, `<$1 style="margin:0 0 16px;padding-left:24px;font-family:${sans};font-size:16px;line-height:24px;color:${COLORS.text}">`)
-    .replace(/<h([1-3])>/g, `<h$1 style="margin:24px 0 12px;font-family:${font};font-size:20px;line-height:28px;color:${COLORS.navy}">`);
+    .replace(/<h([1-3])>/g, `<h$1 style="margin:24px 0 12px;font-family:${fontInAttribute};font-size:20px;line-height:28px;color:${COLORS.navy}">`);
 }
 
 function IssueEmail({ content }: { content: IssueContent }) {
   return (
     <Html lang="en" dir="ltr">
       <Head>
+        <title>{content.subject}</title>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
@@ -82,7 +85,10 @@ function IssueEmail({ content }: { content: IssueContent }) {
               ))}
             </Section>
           ) : null}
-          <Hr style={{ borderColor: COLORS.line, margin: "8px 32px" }} />
+          {/* The rule sits inside the padding: a 100% wide rule with side margins is wider than a phone. */}
+          <Section style={{ padding: "0 32px" }}>
+            <Hr style={{ borderColor: COLORS.line, margin: "8px 0" }} />
+          </Section>
           <Section style={{ padding: "16px 32px 32px" }}>
             <Text style={{ margin: "0 0 8px", fontFamily: sans, fontSize: "12px", lineHeight: "18px", color: COLORS.muted }}>
               You receive this e-mail because you subscribed to the {content.siteName} newsletter at{" "}
