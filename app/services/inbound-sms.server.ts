@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { refuseUniqueViolation } from "~/db/unique-violation";
 import { consentEvents, subscribers } from "~/db/schema";
 import { checkUsMobile } from "~/lib/phone";
 import { classifyInbound, helpReply, stopConfirmation, type InboundIntent } from "~/lib/sms-keywords";
@@ -28,18 +29,25 @@ export type InboundOptions = { postbackUrl?: string | null; now?: () => Date };
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 async function subscriberFor(tx: Tx, e164: string, status: "opted_out" | "active") {
-  const [existing] = await tx
-    .select({ id: subscribers.id, status: subscribers.status })
-    .from(subscribers)
-    .where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, e164)))
-    .for("update");
-  if (existing) return existing;
-  // A text from a number we never had still leaves evidence (and, for STOP, a suppression).
+  const existing = () =>
+    tx
+      .select({ id: subscribers.id, status: subscribers.status })
+      .from(subscribers)
+      .where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, e164)))
+      .for("update");
+  const [found] = await existing();
+  if (found) return found;
+  // A text from a number we never had still leaves evidence (and, for STOP, a suppression). Two
+  // texts from it handled at once (two processes) both get here: the second waits for the first's
+  // row and then takes it, as if it had been found.
   const [created] = await tx
     .insert(subscribers)
     .values({ channel: "sms", phoneE164: e164, firstName: "", lastName: "", status, source: "sms-keyword" })
+    .onConflictDoNothing({ target: subscribers.phoneE164, where: sql`${subscribers.channel} = 'sms'` })
     .returning({ id: subscribers.id, status: subscribers.status });
-  return { ...created!, status: "new" as const };
+  if (created) return { ...created, status: "new" as const };
+  const [other] = await existing();
+  return other!;
 }
 
 /**
@@ -58,69 +66,77 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
   const twilioReplied = Boolean(message.optOutType);
   const inbound = { inboundMessageSid: message.messageSid, inboundBody: message.body.slice(0, 1600), phoneE164: phone.e164 };
 
-  const result = await db.transaction(async (tx) => {
-    const [seen] = await tx
-      .select({ id: consentEvents.id })
-      .from(consentEvents)
-      .where(eq(consentEvents.inboundMessageSid, message.messageSid))
-      .limit(1);
-    if (seen) return { changed: false, replied: false };
+  // The same message delivered twice at once (Twilio retries; two processes) passes the "seen"
+  // check twice: the second meets the inbound SID's unique index and answers as the check would.
+  const unchanged = { changed: false, replied: false };
+  const result = await refuseUniqueViolation(
+    () =>
+      db.transaction(async (tx) => {
+        const [seen] = await tx
+          .select({ id: consentEvents.id })
+          .from(consentEvents)
+          .where(eq(consentEvents.inboundMessageSid, message.messageSid))
+          .limit(1);
+        if (seen) return { changed: false, replied: false };
 
-    if (confirmWord || intent === "stop") {
-      const answered = await answerDoubleOptIn(tx, { confirm: confirmWord, e164: phone.e164, national: phone.national, inbound, twilioReplied, site, options });
-      if (answered) return answered;
-    }
-    // A "Y" from a number with no pending double opt-in is not a keyword: left for review.
-    if (intent === "other") return { changed: false, replied: false };
+        if (confirmWord || intent === "stop") {
+          const answered = await answerDoubleOptIn(tx, { confirm: confirmWord, e164: phone.e164, national: phone.national, inbound, twilioReplied, site, options });
+          if (answered) return answered;
+        }
+        // A "Y" from a number with no pending double opt-in is not a keyword: left for review.
+        if (intent === "other") return { changed: false, replied: false };
 
-    if (intent === "help") {
-      const queued = twilioReplied
-        ? null
-        : await enqueueSms(tx, { toPhone: phone.e164, body: helpReply(site), kind: "help", dedupeKey: `help:${message.messageSid}` });
-      return { changed: false, replied: Boolean(queued) };
-    }
+        if (intent === "help") {
+          const queued = twilioReplied
+            ? null
+            : await enqueueSms(tx, { toPhone: phone.e164, body: helpReply(site), kind: "help", dedupeKey: `help:${message.messageSid}` });
+          return { changed: false, replied: Boolean(queued) };
+        }
 
-    if (intent === "stop") {
-      const subscriber = await subscriberFor(tx, phone.e164, "opted_out");
-      const alreadyOut = subscriber.status === "opted_out";
-      if (subscriber.status !== "new" && !alreadyOut) {
-        await tx.update(subscribers).set({ status: "opted_out", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
-      }
-      await addInternalDnc(tx, phone.national);
-      await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "sms", action: "opt_out", source: "sms", ...inbound });
-      const queued =
-        alreadyOut || twilioReplied
-          ? null
-          : await enqueueSms(tx, {
-              toPhone: phone.e164,
-              body: stopConfirmation(site.name),
-              kind: "stop_confirmation",
-              dedupeKey: `stop:${message.messageSid}`,
-              subscriberId: subscriber.id,
-            });
-      return { changed: !alreadyOut, replied: Boolean(queued) };
-    }
+        if (intent === "stop") {
+          const subscriber = await subscriberFor(tx, phone.e164, "opted_out");
+          const alreadyOut = subscriber.status === "opted_out";
+          if (subscriber.status !== "new" && !alreadyOut) {
+            await tx.update(subscribers).set({ status: "opted_out", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
+          }
+          await addInternalDnc(tx, phone.national);
+          await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "sms", action: "opt_out", source: "sms", ...inbound });
+          const queued =
+            alreadyOut || twilioReplied
+              ? null
+              : await enqueueSms(tx, {
+                  toPhone: phone.e164,
+                  body: stopConfirmation(site.name),
+                  kind: "stop_confirmation",
+                  dedupeKey: `stop:${message.messageSid}`,
+                  subscriberId: subscriber.id,
+                });
+          return { changed: !alreadyOut, replied: Boolean(queued) };
+        }
 
-    const subscriber = await subscriberFor(tx, phone.e164, "active");
-    const wasActive = subscriber.status === "active";
-    if (!wasActive) {
-      await tx.update(subscribers).set({ status: "active", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
-    }
-    await removeInternalDnc(tx, phone.national);
-    await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "sms", action: "start", source: "sms", ...inbound });
-    const welcome = await getWelcomeConfig(tx);
-    const queued =
-      wasActive || twilioReplied
-        ? null
-        : await enqueueSms(tx, {
-            toPhone: phone.e164,
-            body: welcome.welcomeMessage,
-            kind: "start_confirmation",
-            dedupeKey: `start:${message.messageSid}`,
-            subscriberId: subscriber.id,
-          });
-    return { changed: !wasActive, replied: Boolean(queued) };
-  });
+        const subscriber = await subscriberFor(tx, phone.e164, "active");
+        const wasActive = subscriber.status === "active";
+        if (!wasActive) {
+          await tx.update(subscribers).set({ status: "active", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
+        }
+        await removeInternalDnc(tx, phone.national);
+        await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "sms", action: "start", source: "sms", ...inbound });
+        const welcome = await getWelcomeConfig(tx);
+        const queued =
+          wasActive || twilioReplied
+            ? null
+            : await enqueueSms(tx, {
+                toPhone: phone.e164,
+                body: welcome.welcomeMessage,
+                kind: "start_confirmation",
+                dedupeKey: `start:${message.messageSid}`,
+                subscriberId: subscriber.id,
+              });
+        return { changed: !wasActive, replied: Boolean(queued) };
+      }),
+    "consent_events_inbound_sid",
+    () => unchanged,
+  );
 
   if (result.replied) nudgeOutbox();
   if ("postback" in result && result.postback) nudgePostbacks();
