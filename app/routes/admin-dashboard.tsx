@@ -5,6 +5,7 @@ import { EDITOR_HOME, requireEditor } from "~/auth/guards.server";
 import { getDb } from "~/db/database.server";
 import { pageMeta } from "~/lib/route-meta";
 import { loadDashboard, type PeriodCounts } from "~/services/admin/dashboard.server";
+import { DASHBOARD_FIGURES as F } from "~/services/admin/dashboard-figures";
 import { cn } from "~/lib/cn";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -79,10 +80,21 @@ export default function AdminDashboard({ loaderData: d }: Route.ComponentProps) 
       <h1 id="dashboard-heading" className="text-3xl font-extrabold text-primary">
         Dashboard
       </h1>
+      <details className="rounded-lg border border-border p-4 text-sm" data-testid="figure-definitions">
+        <summary className="cursor-pointer font-semibold text-primary">What each figure counts</summary>
+        <dl className="mt-3 space-y-2">
+          {Object.values(F).map((figure) => (
+            <div key={figure.label}>
+              <dt className="font-semibold">{figure.label}</dt>
+              <dd className="text-muted-foreground">{figure.definition}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
 
       <div className="grid gap-8 lg:grid-cols-2">
         <PeriodTable
-          caption="New subscribers"
+          caption={F.newSubscribers.label}
           testId="new-subscribers"
           rows={[
             { label: "SMS alerts", href: "/admin/subscribers", counts: d.newSubscribers.sms },
@@ -90,7 +102,7 @@ export default function AdminDashboard({ loaderData: d }: Route.ComponentProps) 
           ]}
         />
         <PeriodTable
-          caption="Opt-outs"
+          caption={F.optOuts.label}
           testId="opt-outs"
           rows={[
             { label: "SMS alerts", href: "/admin/subscribers", counts: d.optOuts.sms },
@@ -102,18 +114,18 @@ export default function AdminDashboard({ loaderData: d }: Route.ComponentProps) 
       <div>
         <h2 className="text-lg font-bold text-primary">Sending</h2>
         <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <Figure testId="texts-sent" label="Texts sent (24 hours)" value={d.last24h.texts.sent} href="/admin/messages" />
-          <Figure testId="texts-failed" label="Texts failed (24 hours)" value={d.last24h.texts.failed} href="/admin/messages" warn={d.last24h.texts.failed > 0} />
-          <Figure testId="texts-waiting" label="Texts waiting in the outbox" value={d.outbox.texts} href="/admin/messages" />
-          <Figure testId="emails-sent" label="E-mails sent (24 hours)" value={d.last24h.emails.sent} href="/admin/messages" />
-          <Figure testId="emails-failed" label="E-mails failed (24 hours)" value={d.last24h.emails.failed} href="/admin/messages" warn={d.last24h.emails.failed > 0} />
-          <Figure testId="emails-waiting" label="E-mails waiting in the outbox" value={d.outbox.emails} href="/admin/messages" />
+          <Figure testId="texts-sent" label={F.textsSent.label} value={d.last24h.texts.sent} href="/admin/messages" />
+          <Figure testId="texts-failed" label={F.textsFailed.label} value={d.last24h.texts.failed} href="/admin/messages" warn={d.last24h.texts.failed > 0} />
+          <Figure testId="texts-waiting" label={F.textsWaiting.label} value={d.outbox.texts} href="/admin/messages" />
+          <Figure testId="emails-sent" label={F.emailsSent.label} value={d.last24h.emails.sent} href="/admin/messages" />
+          <Figure testId="emails-failed" label={F.emailsFailed.label} value={d.last24h.emails.failed} href="/admin/messages" warn={d.last24h.emails.failed > 0} />
+          <Figure testId="emails-waiting" label={F.emailsWaiting.label} value={d.outbox.emails} href="/admin/messages" />
         </div>
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Figure testId="dnc-age" label="Do-Not-Call data" value={dncLabel} href="/admin/dnc" warn={d.dnc.stale} />
-        <Figure testId="unread-inbox" label="Unread inbox messages" value={d.unreadInbox} href="/admin/inbox" />
+        <Figure testId="dnc-age" label={F.dnc.label} value={dncLabel} href="/admin/dnc" warn={d.dnc.stale} />
+        <Figure testId="unread-inbox" label={F.unreadInbox.label} value={d.unreadInbox} href="/admin/inbox" />
       </div>
       {d.dnc.stale ? (
         <p role="alert" className="rounded-md border border-destructive p-3 text-sm font-semibold text-destructive">

@@ -45,7 +45,13 @@ export type StopResult = { ok: true; changed: boolean } | { ok: false; code: "no
  * Stops one of the person's own subscriptions, with an opt-out event as evidence (consent events
  * are append-only). SMS: the number also goes on our Do-Not-Call list, as a STOP reply does.
  */
-export async function stopSubscription(db: Db, identity: AccountIdentity, channel: "sms" | "email", evidence: RequestEvidence): Promise<StopResult> {
+export async function stopSubscription(
+  db: Db,
+  identity: AccountIdentity,
+  channel: "sms" | "email",
+  evidence: RequestEvidence,
+  source: "account" | "account_deleted" = "account",
+): Promise<StopResult> {
   const row = (await matchedSubscribers(db, identity)).find((candidate) => candidate.channel === channel);
   if (!row) return { ok: false, code: "not_found" };
   const stopped = channel === "sms" ? "opted_out" : "unsubscribed";
@@ -59,11 +65,19 @@ export async function stopSubscription(db: Db, identity: AccountIdentity, channe
       action: "opt_out",
       phoneE164: row.phoneE164,
       email: row.email,
-      source: "account",
+      source,
       ...evidence,
     });
   });
   return { ok: true, changed: true };
+}
+
+/**
+ * A deleted account receives nothing more: both of its subscriptions stop, each an opt-out in the
+ * kept consent records (source `account_deleted`), counted on the staff home as opt-outs.
+ */
+export async function stopSubscriptionsOfDeletedAccount(db: Db, identity: AccountIdentity, evidence: RequestEvidence) {
+  for (const channel of ["sms", "email"] as const) await stopSubscription(db, identity, channel, evidence, "account_deleted");
 }
 
 /** "Download my data": the account, its sessions, its subscriptions and their consent records. */

@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { toNumber } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
 import { dncDataAgeDays, DNC_MAX_AGE_DAYS, latestDncDataDate } from "~/services/dnc.server";
+import { LIST_EVENTS, OPT_OUT_EVENTS } from "./dashboard-figures";
 
 /** "Today" on the staff home is the publication's day, US Eastern time. */
 export const DASHBOARD_TIME_ZONE = "America/New_York";
@@ -48,13 +49,28 @@ const periods = (row: Record<string, unknown> | undefined, prefix: string): Peri
   days30: toNumber(row?.[`${prefix}_30`] ?? 0),
 });
 
+/** LIST_EVENTS as an SQL table (channel, action, state after it, whether it is an opt-out): constants only. */
+const LIST_EVENT_ROWS = Object.entries(LIST_EVENTS)
+  .flatMap(([channel, events]) =>
+    Object.entries(events).map(([action, state]) => {
+      const optOut = (OPT_OUT_EVENTS[channel as keyof typeof OPT_OUT_EVENTS] as readonly string[]).includes(action);
+      return `('${channel}', '${action}', '${state}', ${optOut})`;
+    }),
+  )
+  .join(", ");
+if (!/^[a-z_(), ']+$/.test(LIST_EVENT_ROWS)) throw new Error("LIST_EVENTS holds a name that is not a plain identifier");
+const listEvents = (alias: string) => sql.raw(`(VALUES ${LIST_EVENT_ROWS}) AS ${alias}(channel, action, state, opt_out)`);
+
 /**
- * The figures an operator reads every morning, from aggregate queries over indexed time ranges
- * (consent_events by time, both outboxes by creation time): a handful of index range scans,
- * whatever the size of the tables (docs/benchmarks.md, staff home).
+ * The figures an operator reads every morning, each as DASHBOARD_FIGURES defines it, from
+ * aggregate queries over indexed time ranges (consent_events by time, both outboxes by creation
+ * time): a handful of index range scans, whatever the size of the tables (docs/benchmarks.md).
  *
- * New subscribers and opt-outs come from the consent evidence, so a returning subscriber (START)
- * counts as new again and every opt-out counts once per event.
+ * New subscribers and opt-outs are changes of a person's place on a list, read from the consent
+ * evidence: each list event of the period is compared with the same person's list event before it
+ * (LIST_EVENTS). A join counts when the person was not on the list (no earlier event, or an
+ * opt-out); an opt-out counts when they were on it. So the same address signing up twice is one
+ * subscriber, a second STOP is not a second opt-out, and someone who leaves and returns counts again.
  */
 export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard> {
   const at = now.toISOString();
@@ -64,15 +80,29 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
     sql`count(*) FILTER (WHERE ${condition} AND occurred_at >= ${dayStart}) AS ${sql.raw(`${name}_today`)},
         count(*) FILTER (WHERE ${condition} AND occurred_at >= ${since(7)}) AS ${sql.raw(`${name}_7`)},
         count(*) FILTER (WHERE ${condition} AND occurred_at >= ${since(30)}) AS ${sql.raw(`${name}_30`)}`;
+  const joined = sql`state = 'in' AND coalesce(before, 'out') = 'out'`;
+  const left = sql`opt_out AND before = 'in'`;
 
   const [consent, messages, campaignMessages, inbox, dataDate, audit, campaigns] = await Promise.all([
     db.execute<Record<string, unknown>>(sql`
-      SELECT ${window("sms_new", sql`channel = 'sms' AND action IN ('opt_in', 'start')`)},
-             ${window("email_new", sql`channel = 'email' AND action = 'email_subscribe'`)},
-             ${window("sms_out", sql`channel = 'sms' AND action = 'opt_out'`)},
-             ${window("email_out", sql`channel = 'email' AND action IN ('email_unsubscribe', 'email_complaint')`)}
-      FROM consent_events
-      WHERE occurred_at >= LEAST(${since(30)}, ${dayStart}) AND occurred_at <= ${at}::timestamptz`),
+      WITH recent AS (
+        SELECT e.id, e.subscriber_id, e.channel, e.occurred_at, l.state, l.opt_out
+        FROM consent_events e JOIN ${listEvents("l")} ON l.channel = e.channel AND l.action = e.action
+        WHERE e.occurred_at >= LEAST(${since(30)}, ${dayStart}) AND e.occurred_at <= ${at}::timestamptz
+      ),
+      changes AS (
+        SELECT r.*, (
+          SELECT pl.state FROM consent_events p JOIN ${listEvents("pl")} ON pl.channel = p.channel AND pl.action = p.action
+          WHERE p.subscriber_id = r.subscriber_id AND p.channel = r.channel AND (p.occurred_at, p.id) < (r.occurred_at, r.id)
+          ORDER BY p.occurred_at DESC, p.id DESC LIMIT 1
+        ) AS before
+        FROM recent r
+      )
+      SELECT ${window("sms_new", sql`channel = 'sms' AND ${joined}`)},
+             ${window("email_new", sql`channel = 'email' AND ${joined}`)},
+             ${window("sms_out", sql`channel = 'sms' AND ${left}`)},
+             ${window("email_out", sql`channel = 'email' AND ${left}`)}
+      FROM changes`),
     db.execute<Record<string, unknown>>(sql`
       SELECT
         (SELECT count(*) FROM sms_messages WHERE created_at >= ${since(1)} AND status = 'sent') AS texts_sent,
