@@ -1,13 +1,13 @@
-import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
+import type { PublicSiteConfig } from "~/config/site";
 import { categorySlugOf } from "~/config/categories";
-import { firstParagraph, renderMarkdown, typographicText } from "~/lib/markdown.server";
+import { renderArticleBody } from "~/lib/markdown.server";
 import { articlePageInputs, getArticle } from "./index";
 import type { PublicAuthor, PublishedArticle } from "./published";
 import type { ArticleTeaser } from "./teasers";
 
 /** Everything an article page shows, with the Markdown rendered (the public page and the preview). */
 export function articlePage(article: PublishedArticle, author: PublicAuthor | undefined, site: PublicSiteConfig, related: ArticleTeaser[]) {
-  const [intro = "", ...rest] = article.body.split(/\n\s*\n/);
+  const { introHtml, bodyHtml } = renderArticleBody(article.body, site, { sponsored: article.sponsored });
   return {
     slug: article.slug,
     title: article.title,
@@ -29,8 +29,8 @@ export function articlePage(article: PublishedArticle, author: PublicAuthor | un
     seoDescription: article.seoDescription,
     sponsored: article.sponsored,
     sponsorName: article.sponsorName,
-    intro: typographicText(fillPlaceholders(firstParagraph(intro), site)),
-    bodyHtml: renderMarkdown(rest.join("\n\n"), site, { sponsored: article.sponsored }),
+    introHtml,
+    bodyHtml,
     related,
   };
 }

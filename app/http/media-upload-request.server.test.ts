@@ -60,7 +60,7 @@ describe("POST /admin/media (JSON) and POST /admin/articles/preview", () => {
       } as never);
     const response = (await post("Intro -- with a dash.\n\n## Heading\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script>")) as Response;
     const { html } = (await response.json()) as { html: string };
-    expect(html).toMatch(/^<p class="mt-10 font-serif text-xl leading-relaxed text-foreground">Intro — with a dash.<\/p><div class="prose-article mt-6">/);
+    expect(html).toMatch(/^<div class="prose-article article-lede mt-10"><p>Intro — with a dash.<\/p>\n<\/div><div class="prose-article mt-6">/);
     expect(html).toContain("<h2");
     expect(html).toContain('<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>');
     const tooBig = (await post("x".repeat(210 * 1024))) as Response;

@@ -3,9 +3,12 @@ import { markedSmartypants } from "marked-smartypants";
 import { smartypantsu } from "smartypants";
 import { fillPlaceholders, type PublicSiteConfig } from "~/config/site";
 import { labelTableCells } from "./article-tables";
+import { sanitizeBodyHtml } from "./html-sanitizer.server";
 import { mediaPictureHtml } from "./media-picture";
 
 const SAFE_HREF = /^(https?:\/\/|mailto:|tel:|\/(?!\/)|#)/i;
+/** Images come from the web or from this site: the same rule as links, less mail, phone and anchors. */
+const SAFE_SRC = /^(https?:\/\/|\/(?!\/))/i;
 
 /** The characters SmartyPants rewrites; as entities they are left alone. */
 const SMARTYPANTS_CHARACTERS = /[-.'"`]/g;
@@ -31,13 +34,27 @@ const marked = new Marked(
         const text = escapeHtml(token.text).replace(SMARTYPANTS_CHARACTERS, (char) => `&#${char.charCodeAt(0)};`);
         return `<a href="${escapeHtml(token.href)}">${text}</a>`;
       },
-      // An uploaded image becomes the same <picture> as <ResponsiveImage>; others stay as marked writes them.
+      // An uploaded image becomes the same <picture> as <ResponsiveImage>; others stay as marked
+      // writes them. An image from any other scheme (javascript:, data:) is shown as its alt text.
       image(token) {
+        if (!SAFE_SRC.test(token.href)) return escapeHtml(token.text);
         return mediaPictureHtml(token.href, token.text);
       },
     },
   },
   markedSmartypants({ config: 1 }),
+  {
+    tokenizer: {
+      // marked-smartypants passes inline text through unescaped so that SmartyPants can still see
+      // its quotes; text that only looks like a tag (`<img src=x onerror=alert('x')>`, which is no
+      // valid HTML token) then reached the page as markup. Escape the markup characters, not quotes.
+      inlineText(src) {
+        const cap = this.rules.inline.text.exec(src);
+        if (!cap) return undefined;
+        return { type: "text", raw: cap[0], text: escapeMarkup(cap[0]), escaped: true };
+      },
+    },
+  },
 );
 
 export type MarkdownOptions = {
@@ -59,20 +76,30 @@ export function renderMarkdown(markdown: string, site: PublicSiteConfig, options
   const withTables = labelTableCells(html)
     .replace(/<table>/g, '<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>')
     .replace(/<\/table>/g, "</table></div>");
-  return options.sponsored ? withTables.replace(/<a(\s[^>]*)?>/g, (_tag, attributes = "") => `<a${String(attributes).replace(/\srel="[^"]*"/g, "")} rel="sponsored noopener">`) : withTables;
+  const withRel = options.sponsored ? withTables.replace(/<a(\s[^>]*)?>/g, (_tag, attributes = "") => `<a${String(attributes).replace(/\srel="[^"]*"/g, "")} rel="sponsored noopener">`) : withTables;
+  return sanitizeBodyHtml(withRel);
+}
+
+/**
+ * An article body as its page shows it: the first block as the large intro (the lede) and the
+ * rest below it, both with every Markdown rule of renderMarkdown (the public page, the signed
+ * preview and the editor's preview).
+ */
+export function renderArticleBody(markdown: string, site: PublicSiteConfig, options: MarkdownOptions = {}) {
+  const [intro = "", ...rest] = markdown.replace(/\r\n/g, "\n").split(/\n\s*\n/);
+  return { introHtml: renderMarkdown(intro, site, options), bodyHtml: renderMarkdown(rest.join("\n\n"), site, options) };
 }
 
 function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** The same typography for plain text that React prints (an article's intro paragraph). */
-export function typographicText(text: string) {
-  return smartypantsu(text, 1);
+/** `&` (unless it starts an entity), `<` and `>`; quotes stay for SmartyPants. */
+function escapeMarkup(text: string) {
+  return text.replace(/&(?!#?\w+;)/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** The first paragraph of a Markdown body as plain text (article intros, meta fallbacks). */
-export function firstParagraph(markdown: string) {
-  const paragraph = markdown.split(/\n\s*\n/).find((block) => block.trim() && !block.trim().startsWith("#")) ?? "";
-  return paragraph.replace(/[*_`]/g, "").replace(/\s+/g, " ").trim();
+/** The same typography for plain text that rendered Markdown gets. */
+export function typographicText(text: string) {
+  return smartypantsu(text, 1);
 }

@@ -78,14 +78,14 @@ test("the article editor: typing updates the preview, an uploaded image is inser
   await editor.click();
   await page.keyboard.type("Gold has held its value for centuries.");
   const preview = page.getByTestId("article-preview");
-  await expect(preview.locator("p.font-serif")).toHaveText("Gold has held its value for centuries.");
+  await expect(preview.locator(".article-lede p")).toHaveText("Gold has held its value for centuries.");
   await page.keyboard.press("End");
   await page.keyboard.press("Enter");
   await page.keyboard.press("Enter");
   await page.keyboard.type("Central banks keep buying it.");
   await page.getByRole("button", { name: "Table" }).click();
   await expect(preview.locator(".prose-article table")).toBeVisible();
-  await expect(preview.locator(".prose-article")).toContainText("Central banks keep buying it.");
+  await expect(preview.locator(".prose-article:not(.article-lede)")).toContainText("Central banks keep buying it.");
 
   // Ticking "Sponsored" marks the preview's links as the published page will.
   await page.keyboard.press("Control+End");

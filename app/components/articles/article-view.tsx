@@ -11,6 +11,9 @@ import { ArticleEnd } from "./article-end";
 import { ArticleImage, SponsoredLabel } from "./article-image";
 import { articleJsonLd } from "./article-json-ld";
 
+/** The intro's container: the first block of the body, larger (the editor's preview uses it too). */
+export const ARTICLE_LEDE_CLASS = "prose-article article-lede mt-10";
+
 /** The article page's content: the public page and the signed preview of a working copy. */
 export function ArticleView({ article, site }: { article: ArticlePageData; site: PublicSiteConfig }) {
   return (
@@ -50,7 +53,7 @@ export function ArticleView({ article, site }: { article: ArticlePageData; site:
       </header>
       <div className="mx-auto max-w-3xl px-4">
         <ArticleImage src={article.image} alt={article.imageAlt} sizes="(min-width: 768px) 768px, 100vw" priority className="-mt-2 w-full rounded-b-lg shadow-lg" />
-        <p className="mt-10 font-serif text-xl leading-relaxed text-foreground">{article.intro}</p>
+        <div className={ARTICLE_LEDE_CLASS} dangerouslySetInnerHTML={{ __html: article.introHtml }} />
         <div className="prose-article mt-6" dangerouslySetInnerHTML={{ __html: article.bodyHtml }} />
         <ArticleDisclaimer siteName={site.name} />
         <ArticleEnd related={article.related} />

@@ -1,6 +1,7 @@
 import { Body, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Text } from "@react-email/components";
 import { render } from "@react-email/render";
 import { Marked } from "marked";
+import { sanitizeBodyHtml } from "~/lib/html-sanitizer.server";
 
 /** Filled in per recipient after the issue is rendered once (rendering per recipient costs minutes). */
 export const RECIPIENT_PLACEHOLDERS = {
@@ -33,7 +34,8 @@ const fontInAttribute = font.replaceAll('"', "'");
  * ignores inherited CSS on paragraphs.
  */
 function introHtml(markdown: string) {
-  const html = marked.parse(markdown) as string;
+  // Raw HTML in the intro gets the article bodies' allowlist (decision 061): no script or handler reaches an inbox.
+  const html = sanitizeBodyHtml(marked.parse(markdown) as string);
   return html
     .replace(/<p>/g, `<p style="margin:0 0 16px;font-family:${sans};font-size:16px;line-height:24px;color:${COLORS.text}">`)
     .replace(/<a href=/g, `<a style="color:${COLORS.red};text-decoration:underline" href=`)
