@@ -46,4 +46,13 @@ describe("socialImagePath", () => {
     expect(socialImagePath("/images/hero-home.svg")).toBe("/images/social/hero-home.png");
     expect(socialImagePath("/images/photo.webp")).toBe("/images/photo.webp");
   });
+
+  it("maps an upload's reference, which names no file, to its largest JPEG with its real size", () => {
+    const id = "0b8f6a3e-5d1c-4c2a-9e7f-1a2b3c4d5e6f";
+    const tags = seoMeta(site, { title: "Gold", description: "x", path: "/articles/gold", image: `/media/${id}/1200x1800` });
+    expect(tags).toContainEqual({ property: "og:image", content: `https://patriotinvestor.example/media/${id}/1200.jpg` });
+    expect(tags).toContainEqual({ name: "twitter:image", content: `https://patriotinvestor.example/media/${id}/1200.jpg` });
+    expect(tags).toContainEqual({ property: "og:image:width", content: "1200" });
+    expect(tags).toContainEqual({ property: "og:image:height", content: "1800" });
+  });
 });

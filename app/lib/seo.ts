@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import type { PublicSiteConfig } from "~/config/site";
+import { mediaFileUrl, parseMediaReference } from "./media-image";
 
 export type PageSeo = {
   title: string;
@@ -21,20 +22,35 @@ export function absoluteUrl(site: Pick<PublicSiteConfig, "url">, path: string) {
   return new URL(path, `${site.url}/`).href;
 }
 
+/** The size of the PNGs scripts/social-images.mjs renders from the SVG illustrations. */
+const SOCIAL_PNG_SIZE = { width: 1200, height: 675 };
+
 /**
- * The PNG rendered at build time for an SVG illustration (scripts/social-images.mjs): social
- * networks and search results do not show SVG.
+ * The file a social network or search engine is given for a page's image. An SVG illustration
+ * becomes the PNG rendered at build time (scripts/social-images.mjs): they do not show SVG. An
+ * upload's reference (`/media/<id>/<W>x<H>`) names no file: it becomes its largest JPEG.
  */
 export function socialImagePath(imagePath: string) {
+  const upload = parseMediaReference(imagePath);
+  if (upload) return mediaFileUrl(upload.id, upload.width, "jpeg");
   if (!imagePath.endsWith(".svg")) return imagePath;
   return `/images/social/${imagePath.replace(/^\/images\//, "").replace(/\//g, "-").replace(/\.svg$/, ".png")}`;
+}
+
+/** The pixel size of socialImagePath's file where it is known (a rendered PNG, an upload). */
+export function socialImageSize(imagePath: string): { width: number; height: number } | null {
+  const upload = parseMediaReference(imagePath);
+  if (upload) return { width: upload.width, height: upload.height };
+  return imagePath.endsWith(".svg") ? SOCIAL_PNG_SIZE : null;
 }
 
 /** Title, description, canonical, OpenGraph and Twitter tags for one page. */
 export function seoMeta(site: PublicSiteConfig, page: PageSeo): MetaDescriptor[] {
   const title = page.title.includes(site.name) ? page.title : `${page.title} | ${site.name}`;
   const url = absoluteUrl(site, page.path);
-  const image = absoluteUrl(site, socialImagePath(page.image ?? DEFAULT_SOCIAL_IMAGE));
+  const imagePath = page.image ?? DEFAULT_SOCIAL_IMAGE;
+  const image = absoluteUrl(site, socialImagePath(imagePath));
+  const imageSize = socialImageSize(imagePath);
   const tags: MetaDescriptor[] = [
     { title },
     { name: "description", content: page.description },
@@ -45,8 +61,12 @@ export function seoMeta(site: PublicSiteConfig, page: PageSeo): MetaDescriptor[]
     { property: "og:description", content: page.description },
     { property: "og:url", content: url },
     { property: "og:image", content: image },
-    { property: "og:image:width", content: "1200" },
-    { property: "og:image:height", content: "675" },
+    ...(imageSize
+      ? [
+          { property: "og:image:width", content: String(imageSize.width) },
+          { property: "og:image:height", content: String(imageSize.height) },
+        ]
+      : []),
     { property: "og:image:alt", content: page.imageAlt ?? site.name },
     { property: "og:locale", content: "en_US" },
     { name: "twitter:card", content: "summary_large_image" },

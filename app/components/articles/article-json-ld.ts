@@ -23,7 +23,7 @@ export function personJsonLd(site: PublicSiteConfig, author: Pick<PublicAuthor, 
     url: absoluteUrl(site, `/authors/${author.slug}`),
     ...(author.credentials ? { jobTitle: author.credentials } : {}),
     ...(author.bio ? { description: author.bio } : {}),
-    ...(author.photo ? { image: absoluteUrl(site, author.photo) } : {}),
+    ...(author.photo ? { image: absoluteUrl(site, socialImagePath(author.photo)) } : {}),
     ...(author.links.length > 0 ? { sameAs: author.links.map((link) => link.url) } : {}),
   };
 }
