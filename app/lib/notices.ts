@@ -74,6 +74,12 @@ export const NOTICES = {
     description: "Your newsletter subscription is active again.",
     variant: "success",
   },
+  newsletterHeldNoPostalAddress: {
+    title: "Held: No Postal Address",
+    description:
+      "This issue is not being sent: the server has no postal address (SITE_POSTAL_ADDRESS), which the law requires in every newsletter (CAN-SPAM). Set it and restart the server; the issue then goes out on its own.",
+    variant: "error",
+  },
   newsletterSuppressed: {
     title: "Cannot Subscribe",
     description: "Mail to this address bounced or was reported as spam, so we no longer send to it. Contact us if this is a mistake.",

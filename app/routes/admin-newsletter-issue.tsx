@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import { Form } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/admin-newsletter-issue";
 import { requireAdmin } from "~/auth/guards.server";
 import { NewsletterIssueForm } from "~/components/admin/newsletter-issue-form";
@@ -10,7 +10,7 @@ import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
 import { readFormParamsOrAnswer } from "~/http/body.server";
 import { digestChoices, digestSources, issueSettings, parseIssueForm, unsubscribeMailbox } from "~/http/newsletter-admin.server";
-import type { Notice } from "~/lib/notices";
+import { NOTICES, type Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
 import { SCHEDULE_ZONES } from "~/lib/zoned-time";
 import { newsletterAudienceCounts } from "~/services/newsletter/audience.server";
@@ -34,6 +34,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const issue = await issueWithStatus(db, issueId(params));
   if (!issue) throw data({ message: "No such issue." }, { status: 404 });
   const settings = issueSettings();
+  const now = Date.now();
+  const due = issue.status === "scheduled" && issue.scheduledAt !== null && issue.scheduledAt.getTime() <= now;
   const rendered = await renderIssueFor(issue, digestSources(), settings);
   const preview = personalize(rendered, recipientLinks(settings.siteUrl, "preview-copy-no-subscriber-00000000000000", unsubscribeMailbox()).links);
   return {
@@ -53,6 +55,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     results: issue.campaignId ? await newsletterResults(db, issue.campaignId) : null,
     staffEmail: user.email,
     postalAddressSet: Boolean(settings.postalAddress),
+    // The sending processes check the address where they render and send; this one answers for them.
+    held: !settings.postalAddress && (due || issue.status === "sending"),
+    // Its time has come: the send engine starts it at once (Send now lands here).
+    starting: due && Boolean(settings.postalAddress),
   };
 }
 
@@ -106,8 +112,12 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 
 export default function AdminNewsletterIssue({ loaderData, actionData }: Route.ComponentProps) {
-  const { issue, previewHtml, previewText, choices, audience, staffEmail, postalAddressSet, results } = loaderData;
-  const editable = issue.status === "draft" || issue.status === "scheduled";
+  const { issue, previewHtml, previewText, choices, audience, staffEmail, postalAddressSet, results, held, starting } = loaderData;
+  const navigation = useNavigation();
+  // While Send now is on its way the page already says so, instead of the draft it no longer is.
+  const sendingNow = navigation.state !== "idle" && navigation.formData?.get("intent") === "send_now";
+  const status = held ? "Held" : sendingNow || starting ? ISSUE_STATUS_LABEL.sending : ISSUE_STATUS_LABEL[issue.status];
+  const editable = !sendingNow && !starting && (issue.status === "draft" || issue.status === "scheduled");
   const errors = actionData && "errors" in actionData ? actionData.errors : undefined;
   return (
     <div className="space-y-8">
@@ -119,16 +129,17 @@ export default function AdminNewsletterIssue({ loaderData, actionData }: Route.C
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-3xl font-extrabold text-primary">{issue.subject}</h1>
         <p className="text-sm font-semibold" data-testid="issue-status">
-          Status: {ISSUE_STATUS_LABEL[issue.status]}
-          {issue.scheduledAt ? ` · ${new Date(issue.scheduledAt).toLocaleString("en-US", { timeZone: "UTC" })} UTC` : ""}
+          Status: {status}
+          {issue.scheduledAt && !sendingNow && !starting ? ` · ${new Date(issue.scheduledAt).toLocaleString("en-US", { timeZone: "UTC" })} UTC` : ""}
         </p>
       </div>
+      {held ? <NoticeBanner notice={NOTICES.newsletterHeldNoPostalAddress} /> : null}
       {actionData && "notice" in actionData ? <NoticeBanner notice={actionData.notice} /> : null}
       {results ? (
         <Card className="p-6">
           <h2 className="text-lg font-bold text-primary">Results</h2>
           <div className="mt-4">
-            <NewsletterResultsPanel results={results} live={issue.status === "sending" || issue.status === "scheduled"} />
+            <NewsletterResultsPanel results={results} live={!held && (issue.status === "sending" || issue.status === "scheduled")} />
           </div>
         </Card>
       ) : null}

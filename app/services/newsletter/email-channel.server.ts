@@ -2,15 +2,20 @@ import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { consentEvents, subscribers } from "~/db/schema";
 import type { SentLookup } from "../sms-transport.server";
-import type { ChannelDecision, ClaimedRecipient, SendChannel } from "../sending/channel";
+import { CampaignHeld, type ChannelDecision, type ClaimedRecipient, type SendChannel } from "../sending/channel";
 import { shortCodeFor } from "../sending/links.server";
 import { replaceUrls } from "~/lib/short-links";
 import { personalize, type RenderedIssue } from "./issue-email.server";
 import { getIssue, recipientLinks, renderIssueFor, type DigestSource, type IssueSettings } from "./issues.server";
 import type { NewsletterMailer } from "./mailer.server";
 
-/** What a newsletter campaign sends: rendered once when it starts (send_body). */
-type PreparedIssue = RenderedIssue & { subject: string };
+/** What a newsletter campaign sends: rendered once when it starts (send_body), with the postal address it carries. */
+type PreparedIssue = RenderedIssue & { subject: string; postalAddress?: string };
+
+/** CAN-SPAM: every copy carries the sender's postal address; one rendered without it never goes. */
+const carriesPostalAddress = (issue: PreparedIssue) => Boolean(issue.postalAddress) && issue.text.includes(issue.postalAddress!) && issue.html.includes(issue.postalAddress!);
+const POSTAL_ADDRESS_RECHECK_MS = 60_000;
+export const POSTAL_ADDRESS_HOLD = "postal_address_missing";
 
 /** The provider's event log, asked about a copy whose send was interrupted (Mailgun's Events API). */
 export type EmailEventLookup = (messageId: string) => Promise<SentLookup>;
@@ -76,6 +81,25 @@ export function createEmailChannel(options: {
     }
     return issue;
   };
+  async function prepareIssue(tx: Db, campaign: { id: string; body: string }) {
+    // Checked where the issue is rendered: without the address no copy can be made, so the issue
+    // stays scheduled (shown as held on its page) and starts on the first pass after it is set.
+    if (!settings.postalAddress) throw new CampaignHeld(POSTAL_ADDRESS_HOLD, "newsletter held: SITE_POSTAL_ADDRESS is not set, and every copy must carry the sender's postal address (CAN-SPAM)");
+    const issue = await getIssue(tx, Number(campaign.body));
+    if (!issue) throw new Error(`campaign ${campaign.id} names no newsletter issue`);
+    const rendered = await shortenLinks(tx, campaign.id, await renderIssueFor(issue, options.known(), settings), settings.siteUrl);
+    return JSON.stringify({ subject: issue.subject, postalAddress: settings.postalAddress, ...rendered } satisfies PreparedIssue);
+  }
+  /** An issue started without the address (before this check existed) is rendered again once the address is set. */
+  async function renderAgainWithAddress(db: Db, campaignId: string) {
+    if (!settings.postalAddress) return false;
+    const [campaign] = (await db.execute<{ body: string }>(sql`SELECT body FROM campaigns WHERE id = ${campaignId}`)).rows;
+    if (!campaign) return false;
+    const body = await prepareIssue(db, { id: campaignId, body: String(campaign.body) });
+    await db.execute(sql`UPDATE campaigns SET send_body = ${body}, updated_at = clock_timestamp() WHERE id = ${campaignId}`);
+    prepared.set(campaignId, JSON.parse(body) as PreparedIssue);
+    return true;
+  }
   return {
     name: "email",
     rateKey: "email",
@@ -83,14 +107,14 @@ export function createEmailChannel(options: {
     segments: () => 1,
     optOutReason: "mailbox_rejected",
 
-    async prepare(tx, campaign) {
-      const issue = await getIssue(tx, Number(campaign.body));
-      if (!issue) throw new Error(`campaign ${campaign.id} names no newsletter issue`);
-      const rendered = await shortenLinks(tx, campaign.id, await renderIssueFor(issue, options.known(), settings), settings.siteUrl);
-      return JSON.stringify({ subject: issue.subject, ...rendered } satisfies PreparedIssue);
-    },
+    prepare: prepareIssue,
 
-    async decide(db, rows) {
+    async decide(db, rows, now) {
+      // Checked again where each copy is sent: a copy without the postal address waits, never goes.
+      const unaddressed = new Set<string>();
+      for (const row of rows) if (!carriesPostalAddress(issueOf(row))) unaddressed.add(row.campaignId);
+      for (const campaignId of unaddressed) if (await renderAgainWithAddress(db, campaignId)) unaddressed.delete(campaignId);
+      const campaignOf = new Map(rows.map((row) => [row.id, row.campaignId]));
       const ids = rows.map((row) => row.id).join(",");
       const result = await db.execute<{ id: number | string; status: string | null; email_token: string | null }>(sql`
         SELECT r.id, s.status, s.email_token FROM campaign_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id
@@ -98,7 +122,9 @@ export function createEmailChannel(options: {
       const decisions = new Map<number, ChannelDecision>();
       for (const fact of result.rows) {
         const id = Number(fact.id);
-        if (fact.status === "active" && fact.email_token) {
+        if (unaddressed.has(campaignOf.get(id)!)) {
+          decisions.set(id, { action: "wait", until: new Date(now.getTime() + POSTAL_ADDRESS_RECHECK_MS), reason: POSTAL_ADDRESS_HOLD });
+        } else if (fact.status === "active" && fact.email_token) {
           tokens.set(id, fact.email_token);
           decisions.set(id, { action: "send" });
         } else {

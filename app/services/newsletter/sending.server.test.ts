@@ -5,9 +5,10 @@ import type { Db } from "~/db/client.server";
 import { campaignRecipients, shortLinks, subscribers } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { latestCampaignSummaries } from "../admin/dashboard.server";
+import type { JobLogger } from "../job-loop.server";
 import { drainCampaigns, type EngineOptions } from "../sending/engine.server";
 import { createEmailChannel, type EmailEventLookup } from "./email-channel.server";
-import { saveIssueDraft } from "./issues.server";
+import { saveIssueDraft, type IssueSettings } from "./issues.server";
 import type { NewsletterMailer, NewsletterMessage } from "./mailer.server";
 import { newsletterResults } from "./results.server";
 import { cancelIssue, scheduleIssue } from "./schedule.server";
@@ -46,11 +47,11 @@ async function addSubscriber(db: Db, email: string, status: "active" | "pending"
   return token;
 }
 
-function engine(db: Db, mailer: NewsletterMailer, lookup?: EmailEventLookup, clock = () => new Date()): EngineOptions {
+function engine(db: Db, mailer: NewsletterMailer, lookup?: EmailEventLookup, clock = () => new Date(), settings: IssueSettings = SETTINGS, logger: JobLogger = quietLogger): EngineOptions {
   return {
     db,
-    channel: createEmailChannel({ mailer, ratePerSecond: 10_000, settings: SETTINGS, known: () => KNOWN, unsubscribeMailbox: "info@news.example", lookup }),
-    logger: quietLogger,
+    channel: createEmailChannel({ mailer, ratePerSecond: 10_000, settings, known: () => KNOWN, unsubscribeMailbox: "info@news.example", lookup }),
+    logger,
     siteUrl: SITE,
     dncPolicy: "refuse",
     clock,
@@ -155,5 +156,61 @@ describe.each(DB_KINDS)("sending a newsletter issue on %s", (kind) => {
     await drainCampaigns(engine(db, mailer, undefined, () => new Date(future.getTime() + 60_000)));
     expect(accepted).toHaveLength(0);
     expect(await scheduleIssue(db, { id, actor: "admin@example.com", when: "now" })).toMatchObject({ ok: false });
+  });
+
+  it("holds an issue while the server has no postal address, says so once, and sends it with the address once it is set", async () => {
+    const { db } = database;
+    await db.execute(sql`DELETE FROM campaign_recipients`);
+    await db.execute(sql`UPDATE subscribers SET status = 'unsubscribed' WHERE channel = 'email'`);
+    await addSubscriber(db, "held@example.com");
+    const id = await newIssue(db, "Held Issue");
+    await scheduleIssue(db, { id, actor: "admin@example.com", when: "now" });
+    const { mailer, accepted } = fakeMailer();
+    const warnings: { entry: Record<string, unknown>; message: string }[] = [];
+    const logger = { ...quietLogger, warn: (entry: Record<string, unknown>, message: string) => void warnings.push({ entry, message }) };
+    const noAddress = { ...SETTINGS, postalAddress: undefined };
+    const campaignStatus = async () => (await db.execute<{ status: string }>(sql`SELECT c.status FROM campaigns c JOIN newsletter_issues i ON i.campaign_id = c.id WHERE i.id = ${id}`)).rows[0]?.status;
+
+    await drainCampaigns(engine(db, mailer, undefined, undefined, noAddress, logger));
+    await drainCampaigns(engine(db, mailer, undefined, undefined, noAddress, logger));
+    expect(accepted).toHaveLength(0);
+    expect(await campaignStatus()).toBe("scheduled");
+    expect(warnings.filter((warning) => warning.entry.reason === "postal_address_missing")).toHaveLength(1);
+
+    await drainCampaigns(engine(db, mailer, undefined, undefined, SETTINGS, logger));
+    expect(accepted.map((message) => message.to)).toEqual(["held@example.com"]);
+    expect(accepted[0]!.text).toContain(SETTINGS.postalAddress);
+    expect(await campaignStatus()).toBe("completed");
+  });
+
+  it("a copy rendered without the postal address (an issue started before the check) waits, and is rendered again once the address is set", async () => {
+    const { db } = database;
+    await db.execute(sql`DELETE FROM campaign_recipients`);
+    await db.execute(sql`UPDATE subscribers SET status = 'unsubscribed' WHERE channel = 'email'`);
+    await addSubscriber(db, "legacy@example.com");
+    const id = await newIssue(db, "Legacy Issue");
+    await scheduleIssue(db, { id, actor: "admin@example.com", when: "now" });
+    const { mailer, accepted } = fakeMailer();
+    const { startDueCampaigns } = await import("../sending/engine.server");
+    await startDueCampaigns(engine(db, mailer), new Date());
+    // As the earlier code stored it: rendered with the placeholder, no address recorded.
+    const [campaign] = (await db.execute<{ id: string; send_body: string }>(sql`SELECT c.id, c.send_body FROM campaigns c JOIN newsletter_issues i ON i.campaign_id = c.id WHERE i.id = ${id}`)).rows;
+    const legacy = JSON.parse(campaign!.send_body) as { html: string; text: string; postalAddress?: string };
+    delete legacy.postalAddress;
+    legacy.html = legacy.html.replaceAll(SETTINGS.postalAddress, "(postal address not set: SITE_POSTAL_ADDRESS)");
+    legacy.text = legacy.text.replaceAll(SETTINGS.postalAddress, "(postal address not set: SITE_POSTAL_ADDRESS)");
+    await db.execute(sql`UPDATE campaigns SET send_body = ${JSON.stringify(legacy)} WHERE id = ${campaign!.id}`);
+
+    let now = new Date();
+    await drainCampaigns(engine(db, mailer, undefined, () => now, { ...SETTINGS, postalAddress: undefined }));
+    expect(accepted).toHaveLength(0);
+    const [waiting] = await db.select().from(campaignRecipients).where(eq(campaignRecipients.address, "legacy@example.com"));
+    expect(waiting).toMatchObject({ state: "queued", reason: "postal_address_missing" });
+
+    now = new Date(now.getTime() + 120_000);
+    await drainCampaigns(engine(db, mailer, undefined, () => now, SETTINGS));
+    expect(accepted.map((message) => message.to)).toEqual(["legacy@example.com"]);
+    expect(accepted[0]!.text).toContain(SETTINGS.postalAddress);
+    expect(accepted[0]!.html).toContain(SETTINGS.postalAddress);
   });
 });

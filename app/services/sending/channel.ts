@@ -14,7 +14,22 @@ export type ClaimedRecipient = {
   lockedAt: Date;
 };
 
-export type ChannelDecision = { action: "send" } | { action: "wait"; until: Date } | { action: "skip"; reason: string };
+/** `wait` puts the row back in the queue until then (reason `quiet_hours` unless another is given). */
+export type ChannelDecision = { action: "send" } | { action: "wait"; until: Date; reason?: string } | { action: "skip"; reason: string };
+
+/**
+ * Thrown by a channel's `prepare` when a campaign must not start: it stays scheduled, the engine
+ * logs the reason once and tries again on later passes.
+ */
+export class CampaignHeld extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "CampaignHeld";
+  }
+}
 
 /**
  * What differs between SMS and e-mail; the engine (ledger, pacing, retries, in-doubt rows,
@@ -37,7 +52,8 @@ export type SendChannel = {
   optOutReason?: string;
   /**
    * The message as it will be sent, made once when the campaign starts (inside its planning
-   * transaction). Without it every URL of the body becomes a short link.
+   * transaction). Without it every URL of the body becomes a short link. Throws CampaignHeld
+   * when the campaign cannot start yet.
    */
   prepare?(tx: Db, campaign: { id: string; body: string }): Promise<string>;
 };

@@ -4,7 +4,7 @@ import { auditLog, campaigns } from "~/db/schema";
 import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "../job-loop.server";
 import { AudienceSchema, planRecipients } from "./audience.server";
 import type { SendResult } from "../sms-transport.server";
-import type { ChannelDecision, ClaimedRecipient, SendChannel } from "./channel";
+import { CampaignHeld, type ChannelDecision, type ClaimedRecipient, type SendChannel } from "./channel";
 import { renderLinks } from "./links.server";
 import { returnTokens, takeTokens, burstFor } from "./rate-bucket.server";
 import { campaignSignal } from "./signal.server";
@@ -42,6 +42,19 @@ function claimedFrom(row: Row): ClaimedRecipient {
   };
 }
 
+/** Held campaigns already logged by this process: a hold is said once, not on every pass. */
+const heldReported = new Set<string>();
+
+/** A campaign its channel holds stays scheduled (not started) and is tried again on later passes. */
+function heldOrThrow(error: unknown, id: string, logger: JobLogger): false {
+  if (!(error instanceof CampaignHeld)) throw error;
+  if (!heldReported.has(`${id}:${error.reason}`)) {
+    heldReported.add(`${id}:${error.reason}`);
+    logger.warn({ campaignId: id, reason: error.reason }, error.message);
+  }
+  return false;
+}
+
 /**
  * Starts the campaigns whose time has come: renders the short links and plans the ledger in one
  * transaction, under a row lock that a second process skips, so a campaign is planned once.
@@ -70,7 +83,7 @@ export async function startDueCampaigns(options: Pick<EngineOptions, "db" | "sit
         .where(sql`id = ${id}`);
       await tx.insert(auditLog).values({ actor: "system", action: "campaign.started", entity: `campaign:${id}`, after: JSON.stringify({ planned }) });
       return true;
-    });
+    }).catch((error: unknown) => heldOrThrow(error, id, options.logger));
     if (ok) {
       started++;
       options.logger.info({ campaignId: id }, "campaign started");
@@ -219,7 +232,7 @@ export async function drainCampaigns(options: EngineOptions, isStopped: () => bo
     for (const row of rows) {
       const decision: ChannelDecision = decisions.get(row.id) ?? { action: "skip", reason: "not_active" };
       if (decision.action === "send") toSend.push(row);
-      else if (decision.action === "wait") await finish(db, row.id, { state: "queued", reason: "quiet_hours", nextAttemptAt: decision.until, uncountAttempt: true });
+      else if (decision.action === "wait") await finish(db, row.id, { state: "queued", reason: decision.reason ?? "quiet_hours", nextAttemptAt: decision.until, uncountAttempt: true });
       else await finish(db, row.id, { state: "skipped", reason: decision.reason });
     }
     await returnTokens(db, channel.rateKey, channel.ratePerSecond, tokens.granted - toSend.length);

@@ -23,7 +23,13 @@ export const FAILURE_REASONS = {
 
 export type FailureReason = keyof typeof FAILURE_REASONS;
 
+/** Why a queued message waits (it goes later). */
+export const WAIT_REASONS = {
+  quiet_hours: "Waiting for quiet hours to end",
+  postal_address_missing: "Held until the sender's postal address is set (SITE_POSTAL_ADDRESS)",
+} as const;
+
 export function reasonLabel(code: string | null) {
   if (!code) return "";
-  return (SKIP_REASONS as Record<string, string>)[code] ?? (FAILURE_REASONS as Record<string, string>)[code] ?? (code === "quiet_hours" ? "Waiting for quiet hours to end" : code);
+  return (SKIP_REASONS as Record<string, string>)[code] ?? (FAILURE_REASONS as Record<string, string>)[code] ?? (WAIT_REASONS as Record<string, string>)[code] ?? code;
 }
