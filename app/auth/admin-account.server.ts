@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/unique-violation";
 import { auditLog, user } from "~/db/schema";
 import { EMAIL_MAX } from "~/lib/forms";
 import { ADMIN_ROLE, type Auth } from "./auth.server";
@@ -38,28 +39,33 @@ export async function createOrPromoteAdmin(
   const email = input.email.trim().toLowerCase();
   if (!EmailSchema.safeParse(email).success) return { ok: false, field: "email", message: "Enter a valid email address." };
   const [existing] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
+  let created = false;
   if (!existing) {
     if (!input.password) return { ok: false, field: "password", message: "A new admin needs a password." };
     const problem = passwordProblem(input.password);
     if (problem) return { ok: false, field: "password", message: problem };
     const context = await auth.$context;
     const hash = await context.password.hash(input.password);
-    const created = await context.internalAdapter.createUser({
-      email,
-      name: email.split("@")[0]!,
-      emailVerified: true,
-      role: ADMIN_ROLE,
-    }, { method: "admin" });
-    try {
-      await context.internalAdapter.linkAccount({ userId: created.id, providerId: "credential", accountId: created.id, password: hash });
-    } catch (error) {
-      // No account without its password.
-      await db.delete(user).where(eq(user.id, created.id));
-      throw error;
+    // The address can be taken between the check and the insert (a sign-up, or /setup and
+    // admin:create at once): that account is then promoted, as if it had been found.
+    const made = await context.internalAdapter
+      .createUser({ email, name: email.split("@")[0]!, emailVerified: true, role: ADMIN_ROLE }, { method: "admin" })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error, "user_email_unique")) return null;
+        throw error;
+      });
+    if (made) {
+      try {
+        await context.internalAdapter.linkAccount({ userId: made.id, providerId: "credential", accountId: made.id, password: hash });
+      } catch (error) {
+        // No account without its password.
+        await db.delete(user).where(eq(user.id, made.id));
+        throw error;
+      }
+      created = true;
     }
-  } else {
-    await db.update(user).set({ role: ADMIN_ROLE, emailVerified: true, updatedAt: sql`now()` }).where(eq(user.id, existing.id));
   }
-  await db.insert(auditLog).values({ actor: input.actor, action: existing ? "user.promote" : "user.create_admin", entity: "user", after: email });
-  return { ok: true, created: !existing, email };
+  if (!created) await db.update(user).set({ role: ADMIN_ROLE, emailVerified: true, updatedAt: sql`now()` }).where(eq(user.email, email));
+  await db.insert(auditLog).values({ actor: input.actor, action: created ? "user.create_admin" : "user.promote", entity: "user", after: email });
+  return { ok: true, created, email };
 }

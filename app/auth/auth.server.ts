@@ -11,6 +11,7 @@ import type { Env } from "~/http/env.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { logger } from "~/http/logger.server";
 import { authLogSink } from "./auth-logger.server";
+import { withAccountConflicts } from "./account-conflicts.server";
 import { EMAIL_MAX } from "~/lib/forms";
 import { enqueueEmail } from "~/services/email.server";
 import { enqueueSms } from "~/services/outbox.server";
@@ -74,7 +75,7 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
     telemetry: { enabled: false },
     // Its own console lines (coloured text) become pino JSON; pino's level decides what is written.
     logger: { level: "debug", disableColors: true, log: authLogSink(logger) },
-    database: drizzleAdapter(db, { provider: "pg", schema, transaction: true }),
+    database: withAccountConflicts(drizzleAdapter(db, { provider: "pg", schema, transaction: true })),
     emailAndPassword: {
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
