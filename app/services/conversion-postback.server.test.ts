@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conversionPostbacks, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
 import { startPostbackStandIn } from "../../tests/support/postback-stand-in";
-import { postbackBackoffSeconds, renderPostbackUrl, startPostbackWorker } from "./conversion-postback.server";
+import { nudgePostbacks, postbackBackoffSeconds, renderPostbackUrl, startPostbackWorker } from "./conversion-postback.server";
 import { optInToSms } from "./sms-opt-in.server";
 
 const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -111,4 +111,22 @@ describe.each(DB_KINDS)("conversion postbacks on %s", (kind) => {
     await worker.stop();
     expect((await rowsFor(id))[0]).toMatchObject({ status: "failed", attempts: 1, responseStatus: 400 });
   });
+
+  it("waits 2 s, then 4 s, between refused calls: the back-off doubles from 2 s, whatever the poll", async () => {
+    const worker = startPostbackWorker({ db: database.db, logger: quietLogger });
+    try {
+      await optIn("212-458-0007", "click-timing");
+      nudgePostbacks();
+      await expect.poll(() => [...standIn.accepted.values()].some((call) => call.clickId === "click-timing"), { timeout: 15_000, interval: 100 }).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+    const calls = standIn.calls.filter((c) => c.clickId === "click-timing");
+    expect(calls.map((c) => c.status)).toEqual([503, 503, 200]);
+    const waits = calls.slice(1).map((call, i) => call.at - calls[i]!.at);
+    expect(waits[0]).toBeGreaterThanOrEqual(2000);
+    expect(waits[0]).toBeLessThan(2700);
+    expect(waits[1]).toBeGreaterThanOrEqual(4000);
+    expect(waits[1]).toBeLessThan(4700);
+  }, 20_000);
 });

@@ -13,6 +13,8 @@ export const POSTBACK_MAX_ATTEMPTS = 10;
 /** A call left "sending" this long was cut off (a crash); it is sent again with the same id. */
 export const POSTBACK_STALE_SECONDS = 30;
 const REQUEST_TIMEOUT_MS = 10_000;
+/** The retry time is the database's clock; the wake-up comes a little after it. */
+const WAKE_MARGIN_MS = 25;
 
 /** 2 s, 4 s, 8 s ... capped at one hour: ad networks attribute within hours, not days. */
 export function postbackBackoffSeconds(attempts: number) {
@@ -107,6 +109,23 @@ export function startPostbackWorker(options: {
   const { db, logger, batchSize = 20 } = options;
   const send: PostbackFetch = options.fetch ?? ((url, init) => fetch(url, { ...init, redirect: "follow" }));
 
+  // A refused call is tried again when its back-off ends (2 s, 4 s, 8 s ...), not at the first
+  // poll after that, which made the waits 4, 4 and 8 s.
+  const wakeUps = new Set<NodeJS.Timeout>();
+  function wakeAfter(seconds: number) {
+    if (options.autoStart === false) return;
+    const timer = setTimeout(() => {
+      wakeUps.delete(timer);
+      // A drain under way may already be past its last claim: one more run after it finds the call due.
+      void loop
+        .runOnce()
+        .then(() => loop.runOnce())
+        .catch(() => {});
+    }, seconds * 1000 + WAKE_MARGIN_MS);
+    timer.unref();
+    wakeUps.add(timer);
+  }
+
   async function sendOne(postback: Claimed) {
     let status: number | null = null;
     let error: string | null = null;
@@ -144,6 +163,7 @@ export function startPostbackWorker(options: {
             },
       )
       .where(eq(conversionPostbacks.id, postback.id));
+    if (!giveUp) wakeAfter(postbackBackoffSeconds(postback.attempts));
     logger.warn({ postbackId: postback.id, attempts: postback.attempts, error, giveUp }, "conversion postback failed");
   }
 
@@ -169,5 +189,13 @@ export function startPostbackWorker(options: {
     return total;
   }
 
-  return startJobLoop({ name: "conversion-postbacks", drain, logger, pollMs: options.pollMs ?? 2000, signal: postbackSignal, autoStart: options.autoStart });
+  const loop = startJobLoop({ name: "conversion-postbacks", drain, logger, pollMs: options.pollMs ?? 2000, signal: postbackSignal, autoStart: options.autoStart });
+  return {
+    runOnce: loop.runOnce,
+    stop: async () => {
+      for (const timer of wakeUps) clearTimeout(timer);
+      wakeUps.clear();
+      await loop.stop();
+    },
+  };
 }

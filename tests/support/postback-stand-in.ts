@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 
-export type PostbackCall = { clickId: string; event: string; timestamp: string; key: string; status: number };
+export type PostbackCall = { clickId: string; event: string; timestamp: string; key: string; status: number; /** When it arrived (ms since the epoch). */ at: number };
 
 /**
  * A stand-in for an ad network's postback endpoint on 127.0.0.1: it refuses the first
@@ -22,6 +22,7 @@ export async function startPostbackStandIn(options: { refuseEach?: number } = {}
       timestamp: url.searchParams.get("ts") ?? "",
       key,
       status: 200,
+      at: Date.now(),
     };
     if (url.pathname !== "/postback" || !key || !call.clickId) call.status = 400;
     else if ((refused.get(key) ?? 0) < (options.refuseEach ?? 0)) {
