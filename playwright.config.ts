@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_BASE_URL, E2E_PORT, minutesToSendingHours } from "./tests/support/e2e-env";
+import { E2E_BASE_URL, E2E_FORWARDED_URL, E2E_HOST, E2E_INTERNAL_HOST_URL, minutesToSendingHours } from "./tests/support/e2e-env";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromiumPath)) {
@@ -21,30 +21,47 @@ export default defineConfig({
   use: {
     baseURL: E2E_BASE_URL,
     trace: "retain-on-failure",
+    // The certificate is made for this run (tests/support/proxy/start-proxy.ts); no CA knows it.
+    ignoreHTTPSErrors: true,
     launchOptions: {
       executablePath: chromiumPath,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        // The public host name is this machine, for this browser only (decision 058).
+        `--host-resolver-rules=MAP ${E2E_HOST} 127.0.0.1`,
+      ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    // Every journey, through the shipped proxy configuration (Host kept, X-Forwarded-Proto).
+    { name: "deployed", use: { ...devices["Desktop Chrome"] } },
+    // The journeys tagged @header-styles again through the two other ways a proxy may say the
+    // public URL: an internal Host with X-Forwarded-Host/-Proto, and the Forwarded header.
+    { name: "internal-host", grep: /@header-styles/, use: { ...devices["Desktop Chrome"], baseURL: E2E_INTERNAL_HOST_URL } },
+    { name: "forwarded", grep: /@header-styles/, use: { ...devices["Desktop Chrome"], baseURL: E2E_FORWARDED_URL } },
+  ],
   webServer: {
     command: "node --import tsx scripts/e2e-server.ts",
-    // Ready: listening, and the content pages rendered (before that the router answers them).
+    // Ready: both processes rendered their content pages, and the proxy listens.
     url: `${E2E_BASE_URL}/readyz`,
+    ignoreHTTPSErrors: true,
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: "ignore",
     stderr: "pipe",
+    // The script stops the proxy and both processes and drops its database.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     env: {
-      NODE_ENV: "production",
-      PORT: String(E2E_PORT),
-      HOST: "127.0.0.1",
-      SITE_URL: E2E_BASE_URL,
-      MAIN_DOMAINS: "localhost",
       LOG_LEVEL: "warn",
-      // Each test sends its own X-Forwarded-For (tests/support/fixtures.ts), so per-IP limits
-      // apply per test as they would per visitor.
-      TRUST_PROXY: "1",
+      // Each test sends its own X-Forwarded-For (tests/support/fixtures.ts) as a CDN in front of
+      // the proxy would, so per-IP limits apply per test as they would per visitor: two hops
+      // (that "CDN" and nginx) are trusted.
+      TRUST_PROXY: "2",
       SITE_POSTAL_ADDRESS: "1776 Liberty Way, Philadelphia, PA 19106",
       MAILGUN_WEBHOOK_SIGNING_KEY: "e2e-mailgun-signing-key-0123456789",
       // Market alerts: fast sending, the typed confirmation above 2 recipients, and quiet hours

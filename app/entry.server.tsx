@@ -7,6 +7,7 @@ import { deferHydration } from "~/http/defer-hydration.server";
 import { logger } from "~/http/logger.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { hasSessionCookie } from "~/auth/session-cookie";
+import { refusedRequestStatus } from "~/http/refused-request";
 
 export const streamTimeout = 5_000;
 
@@ -72,5 +73,11 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted || noteIfDatabaseUnavailable(error)) return;
+  const refused = refusedRequestStatus(error);
+  if (refused !== undefined) {
+    // The client's mistake, not ours: no stack, not an error (issue 21).
+    logger.info({ status: refused, path: new URL(request.url).pathname, method: request.method, reason: error instanceof Error ? error.message : undefined }, "request refused");
+    return;
+  }
   logger.error({ err: error, url: request.url, method: request.method }, "unhandled error in a loader or action");
 };

@@ -9,10 +9,11 @@ if (!existsSync(chromium)) {
   process.exit(1);
 }
 
-// The browser tests run against a build made for their address (see playwright.config.ts), so
-// the build step bakes the same public settings in and the test server does not build again.
+// The browser tests run against a build made for their public address behind the TLS proxy
+// (tests/support/e2e-env.ts), so the build step bakes the same public settings in and the test
+// server does not build again.
 const e2ePort = process.env.E2E_PORT ?? "4173";
-const e2eBuildEnv = { ...process.env, SITE_URL: `http://localhost:${e2ePort}` };
+const e2eBuildEnv = { ...process.env, SITE_URL: `https://news.example.test:${e2ePort}` };
 
 const steps = [
   ["typecheck", "npm", ["run", "typecheck"]],

@@ -22,6 +22,8 @@ import { createLivePages } from "./live-pages";
 import { sendFile, sendPrefilled } from "./serve-static";
 import { handleFastRoute } from "./fast-routes";
 import { isCrossSiteWrite } from "./request-guard";
+import { allowedMethods } from "./allowed-methods";
+import { applyPublicOrigin, publicOrigin, siteOrigin } from "./public-url";
 import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/database-unavailable.server";
 import { REFUSALS } from "~/http/refusals";
 
@@ -49,7 +51,13 @@ async function readiness(pages: MemoryPages) {
   }
 }
 
-export type RunningServer = { port: number; close: () => Promise<void> };
+export type RunningServer = {
+  port: number;
+  close: () => Promise<void>;
+  /** The steps of a stop still running (empty before a stop and after it). */
+  stopping: () => string[];
+  log: typeof logger;
+};
 
 export async function startServer(options: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const env = getEnv();
@@ -62,24 +70,46 @@ export async function startServer(options: { port?: number; host?: string } = {}
   // change (decision 049). Until the first render is done (seconds with a large archive) the router
   // renders them per request from the same snapshot: the same content, never an older copy (the
   // build holds none), and /readyz answers 503 meanwhile.
+  let closing: Promise<void> | undefined;
   const livePages = createLivePages(
     pages,
     env.MAIN_DOMAINS[0]!,
     (stats) => logger.info({ ...stats }, "live pages rendered"),
-    (error) => logger.error({ err: error }, "could not render the live pages; the previous ones stay"),
+    (error) => {
+      // A render cut off by a stop (the database closed under it) is no fault.
+      if (closing) logger.info({ reason: error instanceof Error ? error.message : String(error) }, "a render was cut off by the stop");
+      else logger.error({ err: error }, "could not render the live pages; the previous ones stay");
+    },
   );
   const contentSync = getContentSync();
   contentSync.onSnapshot(() => livePages.refresh());
   const securityHeaders = baseSecurityHeaders(production);
-  const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), production ? "production" : "development");
+  const loadBuild = () => import("virtual:react-router/server-build");
+  const handleRequest = createRequestHandler(loadBuild, production ? "production" : "development");
+  let allowed: ((pathname: string) => string) | undefined;
   // A request that failed because the database is unreachable leaves a note (handleError,
   // better-auth's onError); its generic 500 becomes a 503 that says so.
-  const handleWithRouter = createRequestListener(async (request) => {
-    const response = await handleRequest(request);
-    return response.status >= 500 && databaseWasUnavailable() ? databaseUnavailableResponse(request) : response;
-  });
+  // The request URL is built from the Host and X-Forwarded-Proto that onRequest wrote (the
+  // public origin), so React Router's own origin check sees what the browser saw.
+  const handleWithRouter = createRequestListener(
+    async (request) => {
+      const response = await handleRequest(request);
+      if (response.status === 405 && !response.headers.has("Allow")) {
+        allowed ??= allowedMethods(await loadBuild());
+        response.headers.set("Allow", allowed(new URL(request.url).pathname));
+      }
+      return response.status >= 500 && databaseWasUnavailable() ? databaseUnavailableResponse(request) : response;
+    },
+    { trustProxy: true },
+  );
+  const publicUrl = { siteUrl: env.SITE_URL, trustedHops: env.TRUST_PROXY };
+  const site = siteOrigin(env.SITE_URL);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // One answer to "which URL did the visitor ask for" (decision 058), written into the headers
+    // before anything reads them: the host rule of the memory pages included.
+    const origin = publicOrigin(req, publicUrl, site);
+    applyPublicOrigin(req, origin);
     // Prerendered pages and files first, with no per-request work beyond choosing the bytes.
     const fromMemory = answerFromMemory(req, pages);
     if (fromMemory) {
@@ -105,6 +135,8 @@ export async function startServer(options: { port?: number; host?: string } = {}
     // trusted proxies only, so nothing downstream can be fooled by a forged X-Forwarded-For.
     const requestId = randomUUID();
     req.headers["x-forwarded-for"] = clientIp(req, env.TRUST_PROXY);
+    // Read: its host and scheme are in Host and X-Forwarded-Proto now, its client in X-Forwarded-For.
+    delete req.headers.forwarded;
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);
     const started = performance.now();
@@ -114,7 +146,8 @@ export async function startServer(options: { port?: number; host?: string } = {}
         "request",
       );
     });
-    if (isCrossSiteWrite(req, { siteUrl: env.SITE_URL, trustProxy: env.TRUST_PROXY > 0 })) {
+    if (isCrossSiteWrite(req, { site, request: origin })) {
+      logger.warn({ requestId, method: req.method, path: req.url, origin: req.headers.origin, referer: req.headers.referer }, "cross-site write refused");
       res.writeHead(403, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
       res.end(JSON.stringify({ success: false, error: REFUSALS.crossSite }));
       return;
@@ -133,29 +166,49 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const boundPort = typeof address === "object" && address ? address.port : port;
   logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
   const renderStarted = performance.now();
+  let contentReady = false;
   void livePages.refresh().then(() => {
+    contentReady = true;
+    pending.delete("rendering the content pages");
+    if (closing) return;
     if (pages.live.size > 0) logger.info({ livePages: pages.live.size, liveRenderMs: Math.round(performance.now() - renderStarted) }, "content pages ready");
     else logger.error({}, "the content pages could not be rendered (see above): the router answers them and /readyz stays 503 until a change renders them");
   });
 
-  let closing: Promise<void> | undefined;
+  // What the stop is waiting for, so a stop past its deadline can say (server.mjs).
+  const pending = new Set<string>();
+  const step = async <T>(name: string, work: () => Promise<T>) => {
+    pending.add(name);
+    try {
+      return await work();
+    } finally {
+      pending.delete(name);
+    }
+  };
   // Stop accepting, let in-flight requests finish (up to the deadline), then stop the outbox
   // after the message it is sending, then close the database.
   const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
-      const deadline = setTimeout(() => {
-        server.closeAllConnections();
-        resolve();
-      }, SHUTDOWN_DEADLINE_MS - 2_000);
-      deadline.unref();
-      server.close(() => {
-        clearTimeout(deadline);
-        resolve();
-      });
-      server.closeIdleConnections();
-    }).then(async () => {
-      await stopRuntime();
+    (closing ??= (async () => {
+      if (!contentReady) pending.add("rendering the content pages");
+      await step(
+        "finishing the requests in flight",
+        () =>
+          new Promise<void>((resolve) => {
+            const deadline = setTimeout(() => {
+              server.closeAllConnections();
+              resolve();
+            }, SHUTDOWN_DEADLINE_MS - 2_000);
+            deadline.unref();
+            server.close(() => {
+              clearTimeout(deadline);
+              resolve();
+            });
+            server.closeIdleConnections();
+          }),
+      );
+      await step("stopping the senders, housekeeping and the database", () => stopRuntime());
       logger.info("stopped");
-    }));
-  return { port: boundPort, close };
+    })());
+  return { port: boundPort, close, stopping: () => [...pending], log: logger };
 }
+

@@ -24,3 +24,20 @@ describe("clientIp", () => {
     expect(clientIp(request("10.0.0.1"), 2)).toBe("10.0.0.1");
   });
 });
+
+describe("clientIp from Forwarded (RFC 7239)", () => {
+  function forwardedRequest(remoteAddress: string, forwarded: string) {
+    return { socket: { remoteAddress }, headers: { forwarded, "x-forwarded-for": "6.6.6.6" } } as unknown as IncomingMessage;
+  }
+
+  it("takes the trusted hop's for= node, with or without a port or brackets", () => {
+    expect(clientIp(forwardedRequest("10.0.0.1", "for=198.51.100.7:4711;proto=https"), 1)).toBe("198.51.100.7");
+    expect(clientIp(forwardedRequest("10.0.0.1", 'for="[2001:db8::7]:4711"'), 1)).toBe("2001:db8::7");
+    expect(clientIp(forwardedRequest("10.0.0.1", "for=6.6.6.6, for=198.51.100.7"), 1)).toBe("198.51.100.7");
+  });
+
+  it("falls back to the socket for an obfuscated or malformed node, and when nothing is trusted", () => {
+    expect(clientIp(forwardedRequest("10.0.0.1", "for=_hidden"), 1)).toBe("10.0.0.1");
+    expect(clientIp(forwardedRequest("10.0.0.1", "for=198.51.100.7"), 0)).toBe("10.0.0.1");
+  });
+});

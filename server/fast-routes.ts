@@ -153,6 +153,6 @@ async function phoneOptIn(req: IncomingMessage, res: ServerResponse) {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;
   };
-  const result = await phoneOptInApi(body, evidenceFromHeaders(header, `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`));
+  const result = await phoneOptInApi(body, evidenceFromHeaders(header, `${header("x-forwarded-proto") ?? "http"}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`));
   sendJson(res, result.status, result.answer, result.headers);
 }

@@ -1,10 +1,12 @@
 import type { IncomingMessage } from "node:http";
+import { originText, type PublicOrigin } from "./public-url";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function hostOf(url: string) {
+function originOf(url: string) {
   try {
-    return new URL(url).host.toLowerCase();
+    const { origin } = new URL(url);
+    return origin === "null" ? null : origin.toLowerCase();
   } catch {
     return null;
   }
@@ -19,28 +21,17 @@ function hostOf(url: string) {
  * - a request with cookies but neither Origin nor Referer is refused (browsers always send one);
  * - a request with none of these (a server such as Twilio's webhooks, curl) passes: it cannot
  *   ride on a visitor's session.
- * Hosts are compared like React Router does: the Origin's host against the request's own Host
- * (or X-Forwarded-Host behind trusted proxies) and the configured site's host.
+ * Ours are whole origins (scheme, host and port), as React Router compares them: the request's
+ * public origin (server/public-url.ts, decision 058) and SITE_URL's.
  */
-export function isCrossSiteWrite(req: IncomingMessage, options: { siteUrl: string; trustProxy: boolean }): boolean {
+export function isCrossSiteWrite(req: IncomingMessage, origins: { site: PublicOrigin; request: PublicOrigin }): boolean {
   if (SAFE_METHODS.has(req.method ?? "GET")) return false;
-  const allowed = new Set<string>();
-  const siteHost = hostOf(options.siteUrl);
-  if (siteHost) allowed.add(siteHost);
-  if (req.headers.host) allowed.add(req.headers.host.toLowerCase());
-  const forwardedHost = req.headers["x-forwarded-host"];
-  if (options.trustProxy && typeof forwardedHost === "string") allowed.add(forwardedHost.split(",")[0]!.trim().toLowerCase());
+  const ours = (origin: string | null) => origin === originText(origins.request) || origin === originText(origins.site);
 
   const origin = req.headers.origin;
-  if (origin !== undefined) {
-    const host = origin === "null" ? null : hostOf(origin);
-    return host === null || !allowed.has(host);
-  }
+  if (origin !== undefined) return origin === "null" || !ours(originOf(origin));
   if (req.headers["sec-fetch-site"] === "cross-site") return true;
   const referer = req.headers.referer;
-  if (referer !== undefined) {
-    const host = hostOf(referer);
-    return host === null || !allowed.has(host);
-  }
+  if (referer !== undefined) return !ours(originOf(referer));
   return req.headers.cookie !== undefined;
 }

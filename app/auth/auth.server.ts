@@ -71,7 +71,9 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
     baseURL: env.SITE_URL,
     basePath: "/api/auth",
     secret: options.secret,
-    trustedOrigins: [env.SITE_URL],
+    // The request's own origin is the public one (server/public-url.ts wrote it into Host and
+    // X-Forwarded-Proto): a page of this site served on another of its hosts may post here.
+    trustedOrigins: (request) => (request ? [env.SITE_URL, new URL(request.url).origin] : [env.SITE_URL]),
     telemetry: { enabled: false },
     // Its own console lines (coloured text) become pino JSON; pino's level decides what is written.
     logger: { level: "debug", disableColors: true, log: authLogSink(logger) },

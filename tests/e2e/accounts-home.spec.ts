@@ -102,7 +102,7 @@ test.describe("the signed-in state on every page", () => {
     await expect(header(page).getByRole("link", { name: "Account", exact: true })).toHaveCount(0);
   });
 
-  test("staff see Admin in the header and land on the staff home after signing in", async ({ page }) => {
+  test("staff see Admin in the header and land on the staff home after signing in", { tag: "@header-styles" }, async ({ page }) => {
     await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
     await expect(page).toHaveURL(/\/admin(\?notice=signedIn)?$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");

@@ -176,6 +176,8 @@ test("an admin turns on two-factor sign-in and then needs a code to sign in", as
 
   // Signing in now asks for a code, and the code completes the sign-in.
   await page.getByRole("button", { name: "Sign Out" }).click();
+  // The sign-out has landed before the next page is asked for (else that page still sees the session).
+  await expect(page).toHaveURL(/\/auth(\?notice=signedOut)?$/);
   await gotoHydrated(page, "/auth?redirectTo=%2Fadmin%2Fsms");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);

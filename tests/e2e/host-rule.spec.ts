@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { E2E_OTHER_HOST_URL } from "../support/e2e-env";
+import { E2E_HOST, E2E_OTHER_HOST_URL, E2E_PORT } from "../support/e2e-env";
 
 test("/ on a main domain is the home page", async ({ page }) => {
   await page.goto("/");
@@ -16,6 +16,6 @@ test("/ on any other host is the opt-in page, rendered on the server", async ({ 
 });
 
 test("the www. twin of a main domain is a main domain too", async ({ request }) => {
-  const html = await (await request.get("/", { headers: { Host: "www.localhost" } })).text();
+  const html = await (await request.get("/", { headers: { Host: `www.${E2E_HOST}:${E2E_PORT}` } })).text();
   expect(html).toContain("Protect Your Wealth. Defend Your Future.");
 });

@@ -6,7 +6,8 @@ test("health and readiness endpoints", async ({ request }) => {
   expect(await health.json()).toEqual({ status: "ok" });
   const ready = await request.get("/readyz");
   expect(ready.status()).toBe(200);
-  expect(await ready.json()).toEqual({ status: "ready", database: "pglite" });
+  // The browser tests run the deployed shape: processes on PostgreSQL behind the proxy.
+  expect(await ready.json()).toEqual({ status: "ready", database: "postgres" });
 });
 
 test("every routed response names its request id", async ({ request }) => {

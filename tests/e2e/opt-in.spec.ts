@@ -88,7 +88,7 @@ for (const viewport of [
   });
 }
 
-test("success: Welcome Patriot!, the form clears, and the browser goes to /blog after 1.5 s", async ({ page }) => {
+test("success: Welcome Patriot!, the form clears, and the browser goes to /blog after 1.5 s", { tag: "@header-styles" }, async ({ page }) => {
   await gotoHydrated(page, "/opt-in");
   await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
   // Hold the answer for a moment to see the joining state.
@@ -198,7 +198,7 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByRole("alert")).toContainText("Please agree to the terms and conditions to continue.");
   });
 
-  test("the form submits and the result is shown", async ({ page }) => {
+  test("the form submits and the result is shown", { tag: "@header-styles" }, async ({ page }) => {
     await page.goto("/opt-in?sub2=nojs");
     await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
     await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();

@@ -195,4 +195,9 @@ describe("fuzzing every form and JSON endpoint", () => {
       await handle.close();
     }
   });
+
+  // Runs last: generated hostile input is the client's doing, never a fault of the server.
+  it("logged not one line at level 50 or 60 while answering it", () => {
+    expect(site.output().split("\n").filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
+  });
 });

@@ -40,7 +40,10 @@ export type SiteProcess = {
  * port, ready when /readyz answers 200. The environment is the production one; `env` adds the
  * database (DATABASE_URL or DATA_DIR) and providers.
  */
-export async function startSite(env: Record<string, string>, options: { port?: number; readyTimeoutMs?: number } = {}): Promise<SiteProcess> {
+export async function startSite(
+  env: Record<string, string>,
+  options: { port?: number; readyTimeoutMs?: number; /** Return as soon as the process is spawned. */ waitUntilReady?: boolean } = {},
+): Promise<SiteProcess> {
   const port = options.port ?? (await freePort());
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|DATA_DIR|SMTP_URL|TWILIO_|NODE_ENV|VITEST|TEST)/.test(name)),
@@ -70,7 +73,7 @@ export async function startSite(env: Record<string, string>, options: { port?: n
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   let gone = false;
   void exited.then(() => (gone = true));
-  for (;;) {
+  for (; options.waitUntilReady !== false; ) {
     if (gone) throw new Error(`The server exited before it was ready:\n${output}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
