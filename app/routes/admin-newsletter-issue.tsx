@@ -55,8 +55,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     results: issue.campaignId ? await newsletterResults(db, issue.campaignId) : null,
     staffEmail: user.email,
     postalAddressSet: Boolean(settings.postalAddress),
-    // The sending processes check the address where they render and send; this one answers for them.
-    held: !settings.postalAddress && (due || issue.status === "sending"),
+    // The sending processes check the address where they render the issue; this one answers for them.
+    held: !settings.postalAddress && due,
     // Its time has come: the send engine starts it at once (Send now lands here).
     starting: due && Boolean(settings.postalAddress),
   };

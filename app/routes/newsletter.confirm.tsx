@@ -37,7 +37,8 @@ export async function action({ request }: Route.ActionArgs) {
   const token = cleanToken(body.form.token);
   if (!token) return data({ notice: STATE_NOTICES.unknown, confirmed: false }, { status: 404 });
   const result = await confirmSubscription(await getDb(), token, requestEvidence(request));
-  if (result.ok) return { notice: NOTICES.newsletterConfirmed, confirmed: true, preferencesUrl: `/newsletter/preferences?token=${result.emailToken}` };
+  // An explicit 200: without it the page's loader, which finds no token in a bare /newsletter/confirm, sets the status.
+  if (result.ok) return data({ notice: NOTICES.newsletterConfirmed, confirmed: true, preferencesUrl: `/newsletter/preferences?token=${result.emailToken}` }, { status: 200 });
   return data({ notice: STATE_NOTICES[result.state], confirmed: false }, { status: result.state === "unknown" ? 404 : 409 });
 }
 

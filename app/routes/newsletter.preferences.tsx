@@ -36,10 +36,11 @@ export async function action({ request }: Route.ActionArgs) {
   const db = await getDb();
   if (body.form.intent === "resubscribe") {
     const result = await resubscribeByToken(db, token, requestEvidence(request));
-    return result.ok ? { notice: NOTICES.newsletterResubscribed } : data({ notice: NOTICES.newsletterSuppressed }, { status: 409 });
+    return result.ok ? data({ notice: NOTICES.newsletterResubscribed }, { status: 200 }) : data({ notice: NOTICES.newsletterSuppressed }, { status: 409 });
   }
   const result = await unsubscribeByToken(db, token, "preferences", requestEvidence(request));
-  return result.ok ? { notice: NOTICES.newsletterUnsubscribed } : data({ notice: NOT_FOUND }, { status: 404 });
+  // An explicit 200: without it the page's loader, which finds no token in a bare /newsletter/preferences, sets the status.
+  return result.ok ? data({ notice: NOTICES.newsletterUnsubscribed }, { status: 200 }) : data({ notice: NOT_FOUND }, { status: 404 });
 }
 
 export function headers() {

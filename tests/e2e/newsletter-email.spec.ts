@@ -64,6 +64,23 @@ test.describe("a reader's newsletter subscription", () => {
     await expect(page.getByTestId("newsletter-status")).toHaveText("You are subscribed to our newsletter.");
   });
 
+  test("a POST with the token only in the form (no ?token= in the address) answers 200 with what it did", async ({ page, request }) => {
+    const email = uniqueEmail("bare-post");
+    const token = new URL(await signUp(page, request, email), E2E_BASE_URL).searchParams.get("token")!;
+    const confirmed = await request.post("/newsletter/confirm", { form: { token } });
+    expect(confirmed.status()).toBe(200);
+    const page1 = await confirmed.text();
+    expect(page1).toContain("Subscription Confirmed");
+    const emailToken = /href="\/newsletter\/preferences\?token=([^"]+)"/.exec(page1)![1]!;
+
+    const unsubscribed = await request.post("/newsletter/preferences", { form: { token: emailToken, intent: "unsubscribe" } });
+    expect(unsubscribed.status()).toBe(200);
+    expect(await unsubscribed.text()).toContain("You will receive no more newsletters from us.");
+    const back = await request.post("/newsletter/preferences", { form: { token: emailToken, intent: "resubscribe" } });
+    expect(back.status()).toBe(200);
+    expect(await (await request.get(`/newsletter/preferences?token=${emailToken}`)).text()).toContain("You are subscribed to our newsletter.");
+  });
+
   test("the one-click unsubscribe POST works without cookies or a page; a GET only leads to the page", async ({ page, request }) => {
     const email = uniqueEmail("oneclick");
     await page.goto(await signUp(page, request, email));
@@ -161,8 +178,19 @@ test("staff write an issue, preview it, send a test with both parts and the unsu
   const confirmed = await request.post(`/newsletter/confirm?token=${encodeURIComponent(token)}`, { form: { token } });
   expect(confirmed.status()).toBe(200);
 
+  // The answer to Send now is held back: meanwhile the page already says it is sending (never "Draft").
+  let release!: () => void;
+  const answerHeld = new Promise<void>((resolve) => (release = resolve));
+  const sendNowRequest = /\/admin\/newsletter\/\d+\.data/;
+  await page.route(sendNowRequest, async (route) => {
+    if (route.request().method() === "POST") await answerHeld;
+    await route.fallback();
+  });
   await page.getByRole("button", { name: "Send now" }).click();
+  await expect(page.getByTestId("issue-status")).toHaveText("Status: Sending");
+  release();
   await expect(page.getByText("The issue is being sent.")).toBeVisible();
+  await page.unroute(sendNowRequest);
   await expect(page.getByTestId("issue-status")).toContainText(/Sending|Sent/);
   await expect.poll(async () => (await mailsTo(request, reader)).filter((m) => m.subject === subject).length, { timeout: 20_000 }).toBe(1);
   await expect
