@@ -9,6 +9,7 @@ import { authFormAction } from "~/auth/auth-form.server";
 import { getSessionUser } from "~/auth/instance.server";
 import { landingAfterSignIn } from "~/auth/landing.server";
 import { readFormOrAnswer } from "~/http/body.server";
+import { AUTH_TEXTS } from "~/lib/auth-texts";
 import { cn } from "~/lib/cn";
 import { notify } from "~/lib/notify";
 import { safeReturnPath } from "~/lib/return-path";
@@ -59,7 +60,9 @@ export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
     <section className="mx-auto max-w-md px-4 py-16">
       <Card className="p-8">
         <h1 className="text-center text-3xl font-extrabold text-primary">{isSignUp ? "Create Account" : "Sign In"}</h1>
-        <p className="mt-2 text-center text-muted-foreground">Sign in to access the admin panel</p>
+        <p className="mt-2 text-center text-muted-foreground" data-testid="auth-lead">
+          {isSignUp ? AUTH_TEXTS.signUpLead : AUTH_TEXTS.signInLead}
+        </p>
         <nav aria-label="Sign in or sign up" className="mt-6 flex gap-2 rounded-lg bg-muted p-1">
           <Link to={`/auth?tab=signin${keep}`} className={tabClass(!isSignUp)} aria-current={!isSignUp ? "page" : undefined}>
             Sign In
