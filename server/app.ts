@@ -22,6 +22,7 @@ import { createLivePages } from "./live-pages";
 import { sendFile, sendPrefilled } from "./serve-static";
 import { handleFastRoute } from "./fast-routes";
 import { isCrossSiteWrite } from "./request-guard";
+import { settleUnreadBody } from "./unread-body";
 import { allowedMethods } from "./allowed-methods";
 import { applyPublicOrigin, publicOrigin, siteOrigin } from "./public-url";
 import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/database-unavailable.server";
@@ -146,6 +147,8 @@ export async function startServer(options: { port?: number; host?: string } = {}
         "request",
       );
     });
+    // A refusal that leaves the body unread must not leave the connection unusable.
+    settleUnreadBody(req, res);
     if (isCrossSiteWrite(req, { site, request: origin })) {
       logger.warn({ requestId, method: req.method, path: req.url, origin: req.headers.origin, referer: req.headers.referer }, "cross-site write refused");
       res.writeHead(403, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });

@@ -20,6 +20,11 @@ export class UploadError extends Error {
   }
 }
 
+/** Room for the short fields and the part headers beside the file in a multipart body. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+const tooLarge = (maxBytes: number) => new UploadError(413, `The file is larger than ${Math.round(maxBytes / 1024 ** 2)} MB.`);
+
 /**
  * Streams a multipart/form-data body to disk: the file goes straight to a new file in `dir`
  * (hashed on the way), never into memory; the short text fields are collected. A body cut off in
@@ -29,6 +34,8 @@ export async function receiveMultipart(request: Request, options: { dir: string;
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(type)) throw new UploadError(415, "Send the file as multipart/form-data (the page's upload form).");
   if (!request.body) throw new UploadError(400, "The upload is empty.");
+  // Refused before a byte is read: the server then closes the connection instead of reading it all.
+  if (Number(request.headers.get("content-length")) > options.maxBytes + MULTIPART_OVERHEAD_BYTES) throw tooLarge(options.maxBytes);
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
 
   let parser: busboy.Busboy;
@@ -63,7 +70,7 @@ export async function receiveMultipart(request: Request, options: { dir: string;
       },
     });
     stream.on("limit", () => {
-      failure ??= new UploadError(413, `The file is larger than ${Math.round(options.maxBytes / 1024 ** 2)} MB.`);
+      failure ??= tooLarge(options.maxBytes);
     });
     writing = pipeline(stream, counting, createWriteStream(target, { mode: 0o600 })).then(() => {
       file = { path: target, name: path.basename(info.filename ?? "upload").slice(0, 200) || "upload", bytes, sha256: hash.digest("hex") };
