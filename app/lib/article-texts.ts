@@ -36,6 +36,12 @@ export const ARTICLE_TEXTS = {
   removedTitle: "This article has been removed",
   removedDescription: "The article you are looking for is no longer published.",
   previewBanner: "Preview of an unpublished version: readers do not see this page.",
+  // Under every article, beside a body set in typographic quotes: the same curly apostrophes here.
+  endSubscribeHeading: "Don’t miss the next move",
+  endSubscribeText: "Our market analysis by e-mail, and breaking market alerts by text if you want them. Free, and you can stop at any time.",
+  endNewsletterButton: "Get the newsletter",
+  endAlertsButton: "Text me market alerts",
+  keepReading: "Keep reading",
 } as const;
 
 export const ARTICLE_STATUS_LABEL: Record<string, string> = { draft: "Draft", scheduled: "Scheduled", published: "Published" };

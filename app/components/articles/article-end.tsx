@@ -3,6 +3,7 @@ import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
 import { ButtonLink } from "~/components/ui/button";
 import type { ArticleTeaser } from "~/content/teasers";
+import { ARTICLE_TEXTS } from "~/lib/article-texts";
 import { formatLongDate } from "~/lib/dates";
 import { ArticleImage, SponsoredLabel } from "./article-image";
 
@@ -15,24 +16,22 @@ export function ArticleEnd({ related }: { related: ArticleTeaser[] }) {
     <>
       <section aria-labelledby="subscribe-heading" className="mt-12 rounded-lg bg-primary p-6 text-white md:p-8" data-testid="article-subscribe">
         <h2 id="subscribe-heading" className="text-2xl font-extrabold">
-          Don&apos;t miss the next move
+          {ARTICLE_TEXTS.endSubscribeHeading}
         </h2>
-        <p className="mt-2 text-on-primary-muted">
-          Our market analysis by e-mail, and breaking market alerts by text if you want them. Free, and you can stop at any time.
-        </p>
+        <p className="mt-2 text-on-primary-muted">{ARTICLE_TEXTS.endSubscribeText}</p>
         <div className="mt-5 flex flex-col gap-3 sm:flex-row">
           <ButtonLink to="/home#newsletter" variant="gold">
-            <Icon node={Mail} className="h-5 w-5" /> Get the newsletter
+            <Icon node={Mail} className="h-5 w-5" /> {ARTICLE_TEXTS.endNewsletterButton}
           </ButtonLink>
           <ButtonLink to="/opt-in" variant="outlineLight">
-            <Icon node={BellRing} className="h-5 w-5" /> Text me market alerts
+            <Icon node={BellRing} className="h-5 w-5" /> {ARTICLE_TEXTS.endAlertsButton}
           </ButtonLink>
         </div>
       </section>
       {related.length > 0 ? (
         <section aria-labelledby="related-heading" className="mt-12" data-testid="related-articles">
           <h2 id="related-heading" className="text-2xl font-extrabold text-primary">
-            Keep reading
+            {ARTICLE_TEXTS.keepReading}
           </h2>
           <ul className="mt-5 grid gap-6 sm:grid-cols-3">
             {related.map((article) => (

@@ -1,5 +1,6 @@
 import { ResponsiveImage } from "~/components/media/responsive-image";
 import { ARTICLE_TEXTS } from "~/lib/article-texts";
+import { cn } from "~/lib/cn";
 
 /**
  * Every image of the editorial desk (article covers, teasers, author photos) goes through this one
@@ -31,10 +32,17 @@ export function ArticleImage({
 
 /** The FTC label of a sponsored article, before its headline (and on its teasers). */
 export function SponsoredLabel({ sponsorName, className }: { sponsorName: string | null; className?: string }) {
+  // The two parts wrap onto two lines in a narrow card (with no space between them they made one
+  // unbreakable run, wider than a Keep reading card); the space is also what a screen reader reads.
   return (
-    <p className={className} data-testid="sponsored-label">
+    <p className={cn("flex flex-wrap items-center gap-x-2 gap-y-1", className)} data-testid="sponsored-label">
       <span className="rounded bg-muted px-2 py-0.5 text-xs font-bold uppercase tracking-widest text-foreground">{ARTICLE_TEXTS.advertisement}</span>
-      {sponsorName ? <span className="ml-2 text-xs font-semibold">{ARTICLE_TEXTS.sponsoredBy(sponsorName)}</span> : null}
+      {sponsorName ? (
+        <>
+          {" "}
+          <span className="text-xs font-semibold">{ARTICLE_TEXTS.sponsoredBy(sponsorName)}</span>
+        </>
+      ) : null}
     </p>
   );
 }
