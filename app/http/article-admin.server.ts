@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Db } from "~/db/client.server";
-import { autosaveArticle, type ArticleFailure } from "~/services/content/articles.server";
+import { autosaveArticle, createDraft, type ArticleFailure } from "~/services/content/articles.server";
 import { ARTICLE_NOTICES, type Notice } from "~/lib/notices";
 import { zonedTimeToUtc } from "~/lib/zoned-time";
 import { ARTICLE_FIELD_MESSAGES } from "~/lib/article-texts";
@@ -60,4 +60,18 @@ export async function autosaveResponse(db: Db, id: string, form: URLSearchParams
   if (result.code === "stale") return Response.json({ ok: false, code: "stale", version: result.version }, { status: 409 });
   if (result.code === "invalid") return Response.json({ ok: false, code: "invalid", errors: result.errors }, { status: 400 });
   return Response.json({ ok: false, code: result.code }, { status: result.code === "not_found" ? 404 : 409 });
+}
+
+/**
+ * The first autosave of a new article creates its draft (a revision and an audit entry, as Save
+ * draft does): 201 `{ ok: true, id, version, savedAt }`, after which the editor saves to the
+ * article's own address; 400 `{ ok: false, code: "invalid", errors }` while the draft cannot exist
+ * yet (no title or slug, a slug in use).
+ */
+export async function newArticleAutosaveResponse(db: Db, form: URLSearchParams, actor: string) {
+  const savedAt = new Date();
+  const created = await createDraft(db, { input: articleInput(form), actor, now: savedAt });
+  if (created.ok) return Response.json({ ok: true, id: created.article.id, version: created.article.version, savedAt: savedAt.toISOString() }, { status: 201 });
+  if (created.code === "invalid") return Response.json({ ok: false, code: "invalid", errors: created.errors }, { status: 400 });
+  return Response.json({ ok: false, code: created.code }, { status: 409 });
 }

@@ -115,44 +115,45 @@ export default function AdminArticles({ loaderData }: Route.ComponentProps) {
           </div>
         </Form>
       </Card>
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Articles, newest change first</caption>
-          <thead>
-            <tr className="border-b border-border">
-              <th scope="col" className="py-2 pr-4">Title</th>
-              <th scope="col" className="py-2 pr-4">Status</th>
-              <th scope="col" className="py-2 pr-4">Author</th>
-              <th scope="col" className="py-2 pr-4">Category</th>
-              <th scope="col" className="py-2 pr-4">Publish time (Eastern)</th>
+      {/* On a phone every row is a card of "label value" lines (.stack-table), as on the other admin lists. */}
+      <table className="stack-table w-full text-left text-sm" data-testid="article-list">
+        <caption className="sr-only">Articles, newest change first</caption>
+        <thead>
+          <tr className="border-b border-border">
+            <th scope="col" className="py-2 pr-4">Title</th>
+            <th scope="col" className="py-2 pr-4">Status</th>
+            <th scope="col" className="py-2 pr-4">Author</th>
+            <th scope="col" className="py-2 pr-4">Category</th>
+            <th scope="col" className="py-2 pr-4">Publish time (Eastern)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {articles.length === 0 ? (
+            <tr>
+              <td colSpan={5} className="py-4 text-muted-foreground">
+                No articles match.
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {articles.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="py-4 text-muted-foreground">
-                  No articles match.
-                </td>
-              </tr>
-            ) : (
-              articles.map((article) => (
-                <tr key={article.id} className="border-b border-border">
-                  <td className="py-2 pr-4">
+          ) : (
+            articles.map((article) => (
+              <tr key={article.id} className="border-b border-border">
+                <td data-label="Title" className="py-2 pr-4">
+                  <span>
                     <Link to={`/admin/articles/${article.id}`} className="font-semibold text-primary hover:underline">
                       {article.title}
                     </Link>
                     {article.featured && article.status === "published" ? <span className="ml-2 text-xs font-bold uppercase text-accent-strong">Featured</span> : null}
-                  </td>
-                  <td className="py-2 pr-4">{ARTICLE_STATUS_LABEL[article.status]}</td>
-                  <td className="py-2 pr-4">{article.authorName}</td>
-                  <td className="py-2 pr-4">{article.category}</td>
-                  <td className="py-2 pr-4">{article.publishAt ?? "—"}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+                  </span>
+                </td>
+                <td data-label="Status" className="py-2 pr-4">{ARTICLE_STATUS_LABEL[article.status]}</td>
+                <td data-label="Author" className="py-2 pr-4">{article.authorName}</td>
+                <td data-label="Category" className="py-2 pr-4">{article.category}</td>
+                <td data-label="Publish time (Eastern)" className="py-2 pr-4">{article.publishAt ?? "—"}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
       <p className="text-sm text-muted-foreground">
         {total === 1 ? "1 article" : `${total.toLocaleString("en-US")} articles`}
       </p>

@@ -89,6 +89,69 @@ test("an editor writes and publishes a sponsored article with the plain form; re
   await reader.context().close();
 });
 
+test("a new article says nothing is kept until it can be a draft, then is saved at once; a reload keeps the text", async ({ page }) => {
+  await signIn(page, "/admin/articles/new");
+  await gotoHydrated(page, "/admin/articles/new");
+  const status = page.getByTestId("autosave-status");
+  await expect(status).toHaveText("Not saved yet: it is saved as you type once it has a title (at least 10 characters) and a slug.");
+  const saves: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().endsWith("/autosave")) saves.push(new URL(request.url()).pathname);
+  });
+  await expect(page.getByRole("toolbar", { name: "Formatting" })).toBeVisible();
+  await page.getByRole("textbox", { name: "Body (Markdown)" }).click();
+  await page.keyboard.type("Typed before the title.");
+  await page.getByLabel("Title", { exact: true }).fill("Kept from the first keystroke");
+  await expect(status).toHaveText(/^Not saved yet/);
+  expect(saves).toEqual([]);
+  // The keystroke that makes it a possible draft creates the draft, and the page becomes its editor.
+  const draftSlug = `kept-at-once-${Date.now().toString(36)}`;
+  await page.getByLabel(/^Slug/).fill(draftSlug);
+  await expect(status).toHaveText(/^Saved at \d{2}:\d{2}$/);
+  expect(saves).toEqual(["/admin/articles/new/autosave"]);
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}$/);
+  const draftUrl = page.url();
+
+  // Later edits autosave the same draft at its own address.
+  await page.getByRole("textbox", { name: "Body (Markdown)" }).click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type(" And after it.");
+  await expect.poll(() => saves.length, { timeout: 15_000 }).toBe(2);
+  expect(saves[1]).toBe(`${new URL(draftUrl).pathname}/autosave`);
+  await expect(status).toHaveText(/^Saved at/);
+
+  await page.reload();
+  await expect(page.getByLabel("Title", { exact: true })).toHaveValue("Kept from the first keystroke");
+  await expect(page.locator('textarea[name="body"]')).toHaveValue("Typed before the title. And after it.");
+  await page.goto("/admin/articles?q=Kept%20from%20the%20first");
+  await expect(page.getByRole("link", { name: "Kept from the first keystroke" })).toHaveCount(1);
+});
+
+test("the article list at 390 px: each row is a card with its category and publish time in view, nothing scrolls sideways", async ({ page }) => {
+  const phone = { width: 390, height: 844 };
+  await page.setViewportSize(phone);
+  await signIn(page, "/admin/articles");
+  const list = page.getByTestId("article-list");
+  const row = list.locator("tbody tr").first();
+  for (const label of ["Title", "Status", "Author", "Category", "Publish time (Eastern)"]) {
+    const cell = row.locator(`td[data-label="${label}"]`);
+    await expect(cell, label).toBeVisible();
+    const box = (await cell.boundingBox())!;
+    expect(box.x, label).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, label).toBeLessThanOrEqual(phone.width);
+  }
+  // No box on the way up scrolls sideways, and neither does the page.
+  const scroller = await list.evaluate((table) => {
+    for (let element: Element | null = table; element; element = element.parentElement) {
+      if (element.scrollWidth > element.clientWidth + 1) return `${element.tagName}.${element.className}`;
+    }
+    return null;
+  });
+  expect(scroller).toBeNull();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  expect(await axe(page)).toEqual([]);
+});
+
 test("the preview link shows the working copy to anyone holding it, never indexed; a wrong token is a 404", async ({ page, request }) => {
   await signIn(page, editUrl.replace(/^https?:\/\/[^/]+/, ""));
   await page.getByLabel("Title", { exact: true }).fill("The gold standard debate, a revised draft");

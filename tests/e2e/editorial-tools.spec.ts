@@ -68,7 +68,7 @@ test("the article editor: typing updates the preview, an uploaded image is inser
   await page.getByLabel("Title", { exact: true }).fill("Editor test: the Markdown desk");
   await page.getByLabel(/^Slug/).fill(slug);
   await page.getByRole("button", { name: "Save draft" }).click();
-  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=(created|saved)/);
   const editUrl = page.url().split("?")[0]!;
   await gotoHydrated(page, editUrl);
 
@@ -238,7 +238,7 @@ test("autosave from a stale tab is refused with a clear message, and the fresher
   await page.getByLabel("Title", { exact: true }).fill("Two tabs editing one article");
   await page.getByLabel(/^Slug/).fill(`two-tabs-${Date.now().toString(36)}`);
   await page.getByRole("button", { name: "Save draft" }).click();
-  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=(created|saved)/);
   const editUrl = page.url().split("?")[0]!;
 
   // A second tab of the same session opens the same version.
@@ -266,7 +266,7 @@ test("autosave waits for a 2 s pause, saves at least every 10 s of steady typing
   await title.fill("Autosave timing check");
   await page.getByLabel(/^Slug/).fill(`autosave-timing-${Date.now().toString(36)}`);
   await page.getByRole("button", { name: "Save draft" }).click();
-  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=created/);
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=(created|saved)/);
   const editUrl = page.url().split("?")[0]!;
 
   // The page's timers run on a clock the test moves by hand once the editor is ready.

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { useTextTypedBeforeHydration } from "~/lib/use-typed-before-hydration";
-import { useAutosave } from "./use-autosave";
+import { AUTOSAVE_TEXTS, useAutosave } from "./use-autosave";
 
 // Only the article editor loads CodeMirror (its own chunk); no other page's JavaScript grows.
 const MarkdownEditor = lazy(() => import("./markdown-editor"));
@@ -12,9 +12,9 @@ const textareaClass =
  * The article's Markdown body. Server-rendered (and without JavaScript) it is a plain textarea;
  * once the page runs, the Markdown editor with its toolbar and live preview loads in its place and
  * writes every change back into the textarea, which stays the form's field. The form is autosaved
- * when it carries an `expectedVersion` (an existing article).
+ * (a new article once it has a title and a slug); until then its status says nothing is kept.
  */
-export function ArticleBodyField({ name, defaultValue, error }: { name: string; defaultValue: string; error?: string }) {
+export function ArticleBodyField({ name, defaultValue, error, isNew = false }: { name: string; defaultValue: string; error?: string; isNew?: boolean }) {
   const id = useId();
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
@@ -55,7 +55,7 @@ export function ArticleBodyField({ name, defaultValue, error }: { name: string; 
         </p>
       ) : null}
       <p role="status" aria-live="polite" className="mt-2 min-h-5 text-sm text-muted-foreground" data-testid="autosave-status">
-        {autosave.status}
+        {autosave.status || (isNew && !field ? AUTOSAVE_TEXTS.newArticle : "")}
       </p>
     </div>
   );

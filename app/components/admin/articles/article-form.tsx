@@ -66,7 +66,10 @@ export function ArticleForm({
   const isLive = status === "published";
   return (
     <Form method="post" className="space-y-5" data-testid="article-form">
-      {version !== undefined ? <input type="hidden" name="expectedVersion" value={version} /> : null}
+      {/* Empty for a new article: its first autosave creates the draft and fills it in. Uncontrolled:
+          the autosave writes each new version into it, which a re-render must not undo (a new
+          version from the server remounts the form). */}
+      <input type="hidden" name="expectedVersion" defaultValue={version ?? ""} />
       <Field label="Title" name="title" defaultValue={values.title} required minLength={10} maxLength={120} error={errors.title} />
       <Field
         label="Slug (the address: /articles/…)"
@@ -80,7 +83,7 @@ export function ArticleForm({
         error={errors.slug}
       />
       <Field label="Excerpt (40 to 300 characters)" name="excerpt" multiline rows={3} defaultValue={values.excerpt} maxLength={300} error={errors.excerpt} />
-      <ArticleBodyField name="body" defaultValue={values.body} error={errors.body} />
+      <ArticleBodyField name="body" defaultValue={values.body} error={errors.body} isNew={version === undefined} />
       <div className="grid gap-5 md:grid-cols-2">
         <SelectField id="article-category" label="Category" name="category" defaultValue={values.category} error={errors.category}>
           {ARTICLE_CATEGORIES.map((category) => (
