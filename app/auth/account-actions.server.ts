@@ -5,13 +5,14 @@ import { requestEvidence } from "~/http/request.server";
 import { EMAIL_MAX } from "~/lib/forms";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { checkUsMobile } from "~/lib/phone";
-import { stopSubscription, type AccountIdentity } from "~/services/account.server";
+import { stopSubscription, stopSubscriptionsOfDeletedAccount, type AccountIdentity } from "~/services/account.server";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { isAPIError } from "better-auth/api";
 import { getAuth } from "./instance.server";
 import { callAuthEndpoint, cookieHeaders, type AuthCall } from "./call-auth.server";
 import type { SessionUser } from "./instance.server";
 import { PASSWORD_MAX } from "./passwords.server";
+import { PHONE_CODE_TRIES } from "./auth.server";
 import { passwordChangedText } from "./emails";
 import { getEnv } from "~/http/env.server";
 import { enqueueEmail } from "~/services/email.server";
@@ -28,7 +29,11 @@ export const ACCOUNT_INTENTS = [
 ] as const;
 export type AccountIntent = (typeof ACCOUNT_INTENTS)[number];
 
-export type AccountActionData = { intent: AccountIntent | null; notice: Notice; phone?: string };
+/**
+ * `phone` is the number a code went to; `askCode` keeps the page asking for that number's code
+ * (after it was sent, and after a wrong code while the code still has tries left).
+ */
+export type AccountActionData = { intent: AccountIntent | null; notice: Notice; phone?: string; askCode?: boolean };
 
 const fail = (intent: AccountIntent | null, description: string, status = 400, extra: Partial<AccountActionData> = {}) =>
   data<AccountActionData>({ intent, notice: noticeWith("accountActionFailed", description), ...extra }, { status });
@@ -37,8 +42,8 @@ const ok = (intent: AccountIntent, notice: Notice, extra: Partial<AccountActionD
   data<AccountActionData>({ intent, notice, ...extra }, init);
 
 /** better-auth's answer in words a reader understands; its own message only where it is meant for people. */
-function authFailure(intent: AccountIntent, call: AuthCall, fallback: string) {
-  if (call.status === 429) return fail(intent, "Too many attempts. Please wait a minute and try again.", 429);
+function authFailure(intent: AccountIntent, call: AuthCall, fallback: string, extra: Partial<AccountActionData> = {}) {
+  if (call.status === 429) return fail(intent, "Too many attempts. Please wait a minute and try again.", 429, extra);
   const code = String(call.body?.code ?? "");
   const messages: Record<string, string> = {
     INVALID_PASSWORD: "That password is not right.",
@@ -46,14 +51,15 @@ function authFailure(intent: AccountIntent, call: AuthCall, fallback: string) {
     PASSWORD_TOO_LONG: "The new password must be at most 128 characters.",
     PASSWORD_TOO_WEAK: typeof call.body?.message === "string" ? call.body.message : "That password is too common.",
     SESSION_EXPIRED: "Enter your password, or sign in again and delete within 10 minutes.",
-    INVALID_OTP: "That code is not right. Check the text and try again.",
+    INVALID_OTP: `That code is not right. Check the text and type it again (${PHONE_CODE_TRIES} tries per code).`,
     OTP_EXPIRED: "That code has expired. Send a new one.",
+    OTP_NOT_FOUND: "That code is no longer valid. Send a new one.",
     TOO_MANY_ATTEMPTS: "Too many wrong codes. Send a new one.",
     INVALID_PHONE_NUMBER: "Please enter a valid US mobile number.",
     PHONE_NUMBER_EXIST: "That number belongs to another account.",
   };
   const status = call.status === 401 ? 401 : 400;
-  return fail(intent, messages[code] ?? fallback, status);
+  return fail(intent, messages[code] ?? fallback, status, { ...extra, ...(code === "INVALID_OTP" ? { askCode: true } : {}) });
 }
 
 const NewEmailSchema = z.string().trim().toLowerCase().min(1).max(EMAIL_MAX).pipe(z.email());
@@ -113,14 +119,20 @@ export async function accountAction(request: Request, user: SessionUser, form: R
       const phone = checkUsMobile(form.phone ?? "");
       if (!phone.ok) return fail(intent, phone.message, 400, { phone: (form.phone ?? "").slice(0, 30) });
       const call = await callAuthEndpoint(request, "/phone-number/send-otp", { phoneNumber: phone.e164 });
-      return call.ok ? ok(intent, NOTICES.phoneCodeSent, { phone: phone.e164 }) : authFailure(intent, call, "We could not send a code to that number.");
+      return call.ok
+        ? ok(intent, NOTICES.phoneCodeSent, { phone: phone.e164, askCode: true })
+        : authFailure(intent, call, "We could not send a code to that number.", { phone: phone.e164 });
     }
     case "confirm-phone": {
       const phone = checkUsMobile(form.phone ?? "");
       const code = (form.code ?? "").replace(/\s/g, "");
-      if (!phone.ok || !/^\d{6}$/.test(code)) return fail(intent, "Enter the 6-digit code from the text.", 400, { phone: phone.ok ? phone.e164 : undefined });
+      if (!phone.ok) return fail(intent, "Please enter a valid US mobile number.");
+      // A mistyped code costs no try: the page keeps asking for it.
+      if (!/^\d{6}$/.test(code)) return fail(intent, "Enter the 6-digit code from the text.", 400, { phone: phone.e164, askCode: true });
       const call = await callAuthEndpoint(request, "/phone-number/verify", { phoneNumber: phone.e164, code, updatePhoneNumber: true });
-      return call.ok ? ok(intent, NOTICES.phoneConfirmed) : authFailure(intent, call, "We could not confirm that number.");
+      // A wrong code keeps the code field (INVALID_OTP sets askCode); an expired or used-up code
+      // brings back the number form, filled in, to send a new one.
+      return call.ok ? ok(intent, NOTICES.phoneConfirmed) : authFailure(intent, call, "We could not confirm that number.", { phone: phone.e164 });
     }
     case "stop-sms":
     case "stop-email": {
@@ -132,9 +144,7 @@ export async function accountAction(request: Request, user: SessionUser, form: R
       const password = (form.password ?? "").slice(0, PASSWORD_MAX);
       const call = await callAuthEndpoint(request, "/delete-user", password ? { password } : {});
       if (!call.ok) return authFailure(intent, call, "We could not delete your account.");
-      // A deleted account receives nothing more; the opt-outs join the kept consent records.
-      const db = await getDb();
-      for (const channel of ["sms", "email"] as const) await stopSubscription(db, identity, channel, requestEvidence(request));
+      await stopSubscriptionsOfDeletedAccount(await getDb(), identity, requestEvidence(request));
       throw redirect("/?notice=accountDeleted", { headers: cookieHeaders(call) });
     }
   }

@@ -31,6 +31,8 @@ const REFUSED_PATHS = new Set(["/sign-in/phone-number", "/phone-number/request-p
 /** Texting a code costs money and reaches a stranger's phone: signed-in people only. */
 const SIGNED_IN_PATHS = new Set(["/phone-number/send-otp", "/phone-number/verify"]);
 export const PHONE_CODE_SECONDS = 600;
+/** Wrong codes a texted code survives before a new one must be sent. */
+export const PHONE_CODE_TRIES = 3;
 const ACCOUNT_FIELD_PATHS = new Set(["/sign-up/email", "/update-user"]);
 export const ACCOUNT_NAME_MAX = 100;
 
@@ -132,7 +134,7 @@ export function createAuth(options: { db: Db; env: Env; secret: string; siteName
       phoneNumber({
         otpLength: 6,
         expiresIn: PHONE_CODE_SECONDS,
-        allowedAttempts: 3,
+        allowedAttempts: PHONE_CODE_TRIES,
         phoneNumberValidator: (value) => checkUsMobile(value).ok,
         sendOTP: async ({ phoneNumber: to, code }) => {
           await enqueueSms(db, {

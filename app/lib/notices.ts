@@ -198,8 +198,18 @@ export function noticeWith(key: NoticeKey, description?: string | null): Notice 
 /** Notices that may travel in a URL (?notice=key) after a redirect: keys only, never free text. */
 export const URL_NOTICES = ["signedIn", "signedOut", "emailVerified", "passwordReset", "resetRequested", "adminCreated", "emailChanged", "signedOutEverywhere", "accountDeleted"] as const satisfies readonly NoticeKey[];
 
-export function urlNotice(key: string | null): Notice | null {
-  return key && (URL_NOTICES as readonly string[]).includes(key) ? NOTICES[key as NoticeKey] : null;
+/**
+ * Notices after a redirect that stay on the page as a banner, with or without JavaScript, instead
+ * of a toast that fades: the outcome of something that cannot be undone, after which the person
+ * is signed out and has nothing else to check it by.
+ */
+export const LASTING_URL_NOTICES = ["accountDeleted"] as const satisfies readonly (typeof URL_NOTICES)[number][];
+
+export type UrlNotice = Notice & { lasting: boolean };
+
+export function urlNotice(key: string | null): UrlNotice | null {
+  if (!key || !(URL_NOTICES as readonly string[]).includes(key)) return null;
+  return { ...NOTICES[key as NoticeKey], lasting: (LASTING_URL_NOTICES as readonly string[]).includes(key) };
 }
 
 /** Market-alert campaigns (/admin/alerts). */

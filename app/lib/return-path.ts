@@ -23,3 +23,15 @@ export function safeReturnPath(value: string | null | undefined, fallback = "/")
     return fallback;
   }
 }
+
+/**
+ * The address of a page's Sign In link: the sign-in page with the way back to this page, under
+ * the same rule as a forced sign-in. Only the path travels (a page served from memory is the same
+ * document whatever its query string); the home page and the sign-in pages themselves need no way
+ * back (a sign-in without one lands on the person's home).
+ */
+export function signInHref(pathname: string) {
+  const path = safeReturnPath(pathname, "/");
+  if (path === "/" || path === "/auth" || path.startsWith("/auth/") || path === "/setup") return "/auth";
+  return `/auth?redirectTo=${encodeURIComponent(path)}`;
+}

@@ -108,8 +108,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const banner = (intent: AccountIntent) => (!hydrated && result?.intent === intent ? <NoticeBanner notice={result.notice} /> : null);
-  // After a code was sent, the page asks for it (for the number it went to).
-  const codeFor = result?.intent === "send-phone-code" && result.notice.variant === "success" ? result.phone : result?.intent === "confirm-phone" && result.notice.variant === "error" ? result.phone : undefined;
+  // After a code was sent, and after a wrong code, the page asks for it (for the number it went to).
+  const codeFor = result?.askCode ? result.phone : undefined;
+  // Otherwise the number form keeps the number last typed (a code that expired or ran out of tries).
+  const lastPhone = result?.intent === "send-phone-code" || result?.intent === "confirm-phone" ? result.phone : undefined;
 
   useEffect(() => {
     if (result?.notice) notify(result.notice);
@@ -212,18 +214,36 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             {banner("send-phone-code")}
             {banner("confirm-phone")}
             {codeFor ? (
-              <Form method="post" className="space-y-3">
-                {hidden("confirm-phone")}
-                <input type="hidden" name="phone" value={codeFor} />
-                <Field label={`Code texted to ${codeFor}`} name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required />
-                <Button type="submit" variant="navy" disabled={busy}>
-                  Confirm Number
-                </Button>
-              </Form>
+              <div className="space-y-3">
+                <Form method="post" className="space-y-3">
+                  {hidden("confirm-phone")}
+                  <input type="hidden" name="phone" value={codeFor} />
+                  <Field
+                    label={`Code texted to ${codeFor}`}
+                    name="code"
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    pattern="[0-9]{6}"
+                    maxLength={6}
+                    required
+                    error={result?.intent === "confirm-phone" && result.notice.variant === "error" ? result.notice.description : undefined}
+                  />
+                  <Button type="submit" variant="navy" disabled={busy}>
+                    Confirm Number
+                  </Button>
+                </Form>
+                <Form method="post">
+                  {hidden("send-phone-code")}
+                  <input type="hidden" name="phone" value={codeFor} />
+                  <Button type="submit" variant="outline" size="sm" disabled={busy}>
+                    Text Me a New Code
+                  </Button>
+                </Form>
+              </div>
             ) : (
               <Form method="post" className="space-y-3">
                 {hidden("send-phone-code")}
-                <Field label="Mobile number" name="phone" type="tel" autoComplete="tel" maxLength={30} defaultValue={result?.intent === "send-phone-code" ? result.phone : undefined} required />
+                <Field label="Mobile number" name="phone" type="tel" autoComplete="tel" maxLength={30} defaultValue={lastPhone} required />
                 <Button type="submit" variant="navy" disabled={busy}>
                   Text Me a Code
                 </Button>

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { BookOpen, CircleCheck, ShieldAlert, TrendingDown } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import type { Route } from "./+types/gold";
+import { AccountLinks } from "~/components/site/account-links";
 import { BrandMark } from "~/components/site/brand-mark";
 import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
@@ -56,7 +57,7 @@ export default function Gold() {
             <BrandMark />
             {site.name}
           </Link>
-          <nav aria-label="Main">
+          <nav aria-label="Main" className="flex flex-wrap items-center gap-x-5 gap-y-2">
             <ul className="flex gap-5 text-sm font-semibold">
               {GOLD_NAV.map((item) => (
                 <li key={item.to}>
@@ -66,6 +67,8 @@ export default function Gold() {
                 </li>
               ))}
             </ul>
+            {/* A signed-in person's Account and Sign Out, as on every page (rendered per request, decision 036). */}
+            <AccountLinks layout="bar" />
           </nav>
         </div>
       </header>

@@ -78,6 +78,21 @@ test("an unverified account cannot sign in; unknown e-mail and wrong password re
   expect(await unknown.json()).toEqual(await wrong.json());
 });
 
+test("the sign-in card speaks to staff on the sign-in tab and to readers on the sign-up tab", async ({ page }) => {
+  await gotoHydrated(page, "/auth");
+  // The original product's sentence, word for word, where staff sign in.
+  await expect(page.getByTestId("auth-lead")).toHaveText("Sign in to access the admin panel");
+  await page.getByRole("link", { name: "Sign Up" }).click();
+  await expect(page).toHaveURL(/tab=signup/);
+  await expect(page.getByTestId("auth-lead")).toHaveText(
+    "Create a free reader account to see and stop your newsletter and SMS alert subscriptions in one place, and to download or delete your data at any time.",
+  );
+  await expect(page.getByText("admin panel")).toHaveCount(0);
+  // The same page rendered for a direct visit (no JavaScript needed).
+  await page.goto("/auth?tab=signup");
+  await expect(page.getByTestId("auth-lead")).toHaveText(/^Create a free reader account/);
+});
+
 test("weak and short passwords are refused with a clear message", async ({ page }) => {
   await gotoHydrated(page, "/auth?tab=signup");
   await page.getByLabel("Email").fill(uniqueEmail("weak"));

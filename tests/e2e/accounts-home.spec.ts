@@ -63,7 +63,8 @@ test.describe("the signed-in state on every page", () => {
     const html = await response.text();
     expect(html).not.toMatch(scriptTag);
     expect(html).not.toContain(">Account<");
-    expect(html).toMatch(/href="\/auth"[^>]*>Sign In<\/a>/);
+    // The Sign In link leads back to the page it is on (built when the page is rendered).
+    expect(html).toContain(`href="/auth?redirectTo=${encodeURIComponent(ARTICLE)}"`);
 
     for (const path of [ARTICLE, "/", "/opt-in"]) {
       await page.goto(path);
@@ -73,9 +74,9 @@ test.describe("the signed-in state on every page", () => {
     }
   });
 
-  test("a reader sees Account and Sign Out on an article, the home page and the opt-in page; never a shared copy", async ({ page, request }) => {
+  test("a reader sees Account and Sign Out on an article, the home page, the opt-in page and the advertorial; never a shared copy", async ({ page, request }) => {
     await newReader(page, request, "header");
-    for (const path of [ARTICLE, "/", "/opt-in"]) {
+    for (const path of [ARTICLE, "/", "/opt-in", "/gold"]) {
       const response = await page.goto(path);
       expect(response?.headers()["cache-control"], path).toBe("private, no-store");
       expect(response?.headers()["vary"], path).toMatch(/Cookie/);
@@ -100,6 +101,37 @@ test.describe("the signed-in state on every page", () => {
     await expect(page).toHaveURL(/\/auth(\?notice=signedOut)?$/);
     await page.goto(ARTICLE);
     await expect(header(page).getByRole("link", { name: "Account", exact: true })).toHaveCount(0);
+  });
+
+  test("the advertorial's own header shows an anonymous visitor no account links, and a reader's Sign Out works there", async ({ page, request }) => {
+    await page.goto("/gold");
+    await expect(header(page).getByRole("link", { name: "Account", exact: true })).toHaveCount(0);
+    await newReader(page, request, "gold");
+    await page.goto("/gold");
+    await expect(header(page).getByRole("link", { name: "Account", exact: true })).toBeVisible();
+    await header(page).getByRole("button", { name: "Sign Out" }).click();
+    await expect(page).toHaveURL(/\/auth(\?notice=signedOut)?$/);
+    await page.goto("/gold");
+    await expect(header(page).getByRole("link", { name: "Account", exact: true })).toHaveCount(0);
+  });
+
+  test("Sign In from an article's footer comes back to the article, as a forced sign-in does", async ({ page, request }) => {
+    const email = await newReader(page, request, "footer");
+    await page.context().clearCookies();
+    await page.goto(ARTICLE);
+    const link = page.getByRole("contentinfo").getByRole("link", { name: "Sign In" });
+    await expect(link).toHaveAttribute("href", `/auth?redirectTo=${encodeURIComponent(ARTICLE)}`);
+    await link.click();
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page).toHaveURL(new RegExp(`${ARTICLE}(\\?notice=signedIn)?$`));
+    await expect(header(page).getByRole("link", { name: "Account", exact: true })).toBeVisible();
+    // The home page's link needs no way back: a sign-in without one lands on the home page.
+    await page.context().clearCookies();
+    await page.goto("/");
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/auth");
   });
 
   test("staff see Admin in the header and land on the staff home after signing in", { tag: "@header-styles" }, async ({ page }) => {
@@ -188,6 +220,52 @@ test.describe("the staff home", () => {
     await gotoHydrated(page, "/admin");
     await expect(page.getByTestId("audit").locator("li").first()).toContainText("dnc.add");
     await expect(page.getByTestId("audit").locator("li").first()).toContainText(E2E_ADMIN.email);
+  });
+
+  test("says what each figure counts; a stop on the account page and a deleted account are newsletter opt-outs", async ({ page, request, browser }) => {
+    test.setTimeout(60_000);
+    const admin = await (await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": randomIp() } })).newPage();
+    await signIn(admin, E2E_ADMIN.email, E2E_ADMIN.password, "/auth?redirectTo=%2Fadmin");
+    await expect(admin).toHaveURL(/\/admin(\?notice=signedIn)?$/);
+    await gotoHydrated(admin, "/admin");
+    await admin.getByText("What each figure counts").click();
+    await expect(admin.getByTestId("figure-definitions")).toContainText("a stop on their account page or the deletion of their account");
+    const newsletterOptOuts = async () =>
+      (await admin.getByTestId("opt-outs").locator("tbody tr").nth(1).locator("td").allInnerTexts()).map((text) => Number(text.replace(/,/g, "")));
+    const before = await newsletterOptOuts();
+
+    // A reader subscribes, confirms, stops on the account page, signs up again and deletes the account.
+    const email = await newReader(page, request, "leaving-subscriber");
+    const signUp = async () => {
+      await gotoHydrated(page, "/home#newsletter");
+      const form = page.locator("#newsletter form");
+      await form.getByLabel("First Name").fill("Mercy");
+      await form.getByLabel("Last Name").fill("Warren");
+      await form.getByLabel("Email").fill(email);
+      await form.getByLabel("Phone", { exact: true }).fill(randomMobile());
+      await form.getByLabel(/I agree to the/).check();
+      await form.getByRole("button", { name: "Subscribe" }).click();
+      await expect(toast(page).filter({ hasText: "Successfully Subscribed!" }).first()).toBeVisible();
+    };
+    await signUp();
+    await expect.poll(async () => (await mailsTo(request, email)).some((mail) => mail.links.some((url) => url.includes("/newsletter/confirm?token="))), { timeout: 15_000 }).toBe(true);
+    await page.goto((await mailsTo(request, email)).flatMap((mail) => mail.links).find((url) => url.includes("/newsletter/confirm?token="))!);
+    await page.getByRole("button", { name: "Confirm my subscription" }).click();
+    await expect(page.getByText("Subscription Confirmed")).toBeVisible();
+    await gotoHydrated(page, "/account");
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await expect(page.getByTestId("subscription-email-status")).toHaveText("Stopped");
+    await signUp();
+    await gotoHydrated(page, "/account");
+    await expect(page.getByTestId("subscription-email-status")).toHaveText("Waiting for confirmation (check your inbox)");
+    await page.getByRole("button", { name: "Delete My Account" }).click();
+    await expect(page).toHaveURL(/:\d+\/(\?notice=accountDeleted)?$/);
+
+    await admin.reload();
+    const after = await newsletterOptOuts();
+    // Other browser tests may add opt-outs of their own meanwhile: at least these two, in every period.
+    for (const period of [0, 1, 2]) expect(after[period]!).toBeGreaterThanOrEqual(before[period]! + 2);
+    await admin.context().close();
   });
 
   test("a reader gets 403 at /admin and /admin/", async ({ page, request }) => {
@@ -284,6 +362,13 @@ test.describe("a reader's account page", () => {
         return code;
       })
       .toMatch(/^\d{6}$/);
+    // A wrong code: the page says so and keeps asking for the code (no new code needed).
+    await page.getByLabel(/Code texted to/).fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Confirm Number" }).click();
+    await expect(toast(page).filter({ hasText: "That code is not right." }).first()).toBeVisible();
+    await expect(page.getByLabel(/Code texted to/)).toBeVisible();
+    await expect(page.getByText("That code is not right. Check the text and type it again (3 tries per code).").first()).toBeVisible();
+    await expect(page.getByLabel("Mobile number")).toHaveCount(0);
     await page.getByLabel(/Code texted to/).fill(code);
     await page.getByRole("button", { name: "Confirm Number" }).click();
     await expect(toast(page).filter({ hasText: "Phone Confirmed" }).first()).toBeVisible();
@@ -312,18 +397,37 @@ test.describe("a reader's account page", () => {
     await page.getByLabel("Password (not needed within 10 minutes of signing in)").fill(PASSWORD);
     await page.getByRole("button", { name: "Delete My Account" }).click();
     await expect(page).toHaveURL(/:\d+\/(\?notice=accountDeleted)?$/);
-    await expect(toast(page).filter({ hasText: "Account Deleted" }).first()).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Account Deleted" })).toBeVisible();
     await signIn(page, email, PASSWORD);
     await expect(toast(page).filter({ hasText: "Invalid email or password." }).first()).toBeVisible();
   });
 
-  test("deletes the account without the password right after signing in", async ({ page, request }) => {
+  test("deletes the account without the password right after signing in; the home page keeps saying so, with and without JavaScript", async ({ page, request, browser }) => {
+    test.setTimeout(60_000);
     const email = await newReader(page, request, "fresh-leaver");
     await gotoHydrated(page, "/account");
     await page.getByRole("button", { name: "Delete My Account" }).click();
     await expect(page).toHaveURL(/:\d+\/(\?notice=accountDeleted)?$/);
+    // A banner on the page, not a toast that fades after a few seconds.
+    const notice = page.getByRole("status").filter({ hasText: "Account Deleted" });
+    await expect(notice).toContainText("Your account and its sign-in data were deleted.");
+    await page.waitForTimeout(6_000);
+    await expect(notice).toBeVisible();
+    await expect(toast(page)).toHaveCount(0);
+    // The address loses the notice: a reload does not say it again.
+    await expect(page).toHaveURL(/:\d+\/$/);
     await signIn(page, email, PASSWORD);
     await expect(toast(page).filter({ hasText: "Invalid email or password." }).first()).toBeVisible();
+
+    // Without JavaScript: the same banner.
+    await newReader(page, request, "no-script-leaver");
+    const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+    const plain = await context.newPage();
+    await plain.goto("/account");
+    await plain.getByRole("button", { name: "Delete My Account" }).click();
+    await expect(plain).toHaveURL(/:\d+\/\?notice=accountDeleted$/);
+    await expect(plain.getByRole("status").filter({ hasText: "Account Deleted" })).toContainText("Your account and its sign-in data were deleted.");
+    await context.close();
   });
 
   test("sends anonymous visitors to sign in, with the way back", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link, useFetcher } from "react-router";
+import { Link, useFetcher, useLocation } from "react-router";
 import { notify } from "~/lib/notify";
 import { BellRing, ShieldCheck, Zap } from "lucide";
 import { Icon } from "~/components/ui/icon";
@@ -12,6 +12,7 @@ import { OPT_IN_REDIRECT_MS, type PublicSiteConfig } from "~/config/site";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import type { Notice } from "~/lib/notices";
 import { useHydrated } from "~/lib/use-hydrated";
+import { signInHref } from "~/lib/return-path";
 import { clearForm, useFormValue } from "~/lib/use-form-ready";
 import { missingForOptIn, missingHint } from "~/lib/form-missing";
 import { useOptInPrefill } from "./prefill";
@@ -51,6 +52,7 @@ export function OptInPage({
 }) {
   const prefill = useOptInPrefill();
   const viewer = useViewer();
+  const { pathname } = useLocation();
   const fetcher = useFetcher<OptInActionData>();
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
@@ -173,7 +175,7 @@ export function OptInPage({
                 </Link>
               </li>
               <li>
-                <Link to={viewer ? "/account" : "/auth"} className="underline hover:text-white">
+                <Link to={viewer ? "/account" : signInHref(pathname)} className="underline hover:text-white">
                   {viewer ? "Your Account" : "Sign In"}
                 </Link>
               </li>

@@ -1,10 +1,11 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Mail, MapPin, Phone } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import { FOOTER_LEGAL_LINKS, FOOTER_QUICK_LINKS, SITE_TAGLINE, type PublicSiteConfig } from "~/config/site";
 import { BrandMark } from "./brand-mark";
 import { ImportantDisclosure } from "./important-disclosure";
 import { useViewer } from "./account-links";
+import { signInHref } from "~/lib/return-path";
 
 export function telHref(phone: string) {
   return `tel:${phone.replace(/[^0-9+]/g, "")}`;
@@ -12,6 +13,8 @@ export function telHref(phone: string) {
 
 export function Footer({ site }: { site: PublicSiteConfig }) {
   const viewer = useViewer();
+  // Rendered with the page (also the prerendered and live pages): Sign In leads back here.
+  const { pathname } = useLocation();
   return (
     <footer className="bg-primary text-primary-foreground" aria-labelledby="footer-heading">
       <h2 id="footer-heading" className="sr-only">
@@ -68,7 +71,7 @@ export function Footer({ site }: { site: PublicSiteConfig }) {
                   Your Account
                 </Link>
               ) : (
-                <Link className="hover:text-gold-soft hover:underline" to="/auth">
+                <Link className="hover:text-gold-soft hover:underline" to={signInHref(pathname)}>
                   Sign In
                 </Link>
               )}

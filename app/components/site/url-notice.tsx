@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router";
 import { NoticeBanner } from "~/components/ui/notice-banner";
-import type { Notice } from "~/lib/notices";
+import type { UrlNotice as UrlNoticeData } from "~/lib/notices";
 import { notify } from "~/lib/notify";
 import { useHydrated } from "~/lib/use-hydrated";
 
@@ -9,22 +9,23 @@ import { useHydrated } from "~/lib/use-hydrated";
 const shown = new Set<string>();
 
 /**
- * A notice carried by ?notice= after a redirect: a toast with JavaScript, a banner without. The
- * parameter is taken out of the address bar (not by a router navigation, which could cancel a
- * form the person submits right away).
+ * A notice carried by ?notice= after a redirect: a toast with JavaScript, a banner without; a
+ * lasting notice (LASTING_URL_NOTICES) is a banner in both cases and stays until the person moves
+ * on. The parameter is taken out of the address bar (not by a router navigation, which could
+ * cancel a form the person submits right away), so a reload does not repeat it.
  */
-export function UrlNotice({ notice }: { notice: Notice }) {
+export function UrlNotice({ notice }: { notice: UrlNoticeData }) {
   const hydrated = useHydrated();
   const location = useLocation();
   useEffect(() => {
     if (shown.has(location.key)) return;
     shown.add(location.key);
-    notify(notice);
+    if (!notice.lasting) notify(notice);
     const url = new URL(window.location.href);
     url.searchParams.delete("notice");
     window.history.replaceState(window.history.state, "", url);
   }, [notice, location.key]);
-  if (hydrated) return null;
+  if (hydrated && !notice.lasting) return null;
   return (
     <div className="mx-auto max-w-3xl px-4 pt-4">
       <NoticeBanner notice={notice} />
