@@ -4,8 +4,8 @@ import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { getEnv } from "~/http/env.server";
 import { closeDatabase, getDatabase, setDatabaseRole } from "~/db/database.server";
-import { DNC_MAX_AGE_DAYS, dncDataAgeDays } from "~/services/dnc.server";
-import { DNC_SHARED_SESSION_CHUNK_SIZE, importDncFile } from "~/services/dnc-import.server";
+import { DNC_MAX_AGE_DAYS, dncDataAgeDays } from "~/services/dnc/dnc.server";
+import { DNC_SHARED_SESSION_CHUNK_SIZE, importDncFile } from "~/services/dnc/import.server";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

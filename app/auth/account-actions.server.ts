@@ -15,7 +15,7 @@ import { PASSWORD_MAX } from "./passwords.server";
 import { PHONE_CODE_TRIES } from "./auth.server";
 import { passwordChangedText } from "./emails";
 import { getEnv } from "~/http/env.server";
-import { enqueueEmail } from "~/services/email.server";
+import { enqueueEmail } from "~/services/providers/email.server";
 
 export const ACCOUNT_INTENTS = [
   "change-email",

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account, consentEvents, session, smsConfig, twoFactor, user, verification } from "~/db/schema";
 import { saveWelcomeMessage } from "~/services/admin/welcome-message.server";
 import { saveContactMessage } from "~/services/contact.server";
-import { importDncFile } from "~/services/dnc-import.server";
-import { enqueueEmail } from "~/services/email.server";
-import { handleInboundSms } from "~/services/inbound-sms.server";
-import { subscribeToNewsletter } from "~/services/newsletter.server";
+import { importDncFile } from "~/services/dnc/import.server";
+import { enqueueEmail } from "~/services/providers/email.server";
+import { handleInboundSms } from "~/services/subscription/inbound-sms.server";
+import { subscribeToNewsletter } from "~/services/subscription/newsletter-sign-up.server";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
-import { optInToSms } from "~/services/sms-opt-in.server";
+import { optInToSms } from "~/services/subscription/sms-opt-in.server";
 import { createPostgresDatabase, NO_EVIDENCE, openTestDatabase, type TestDatabase } from "../../tests/support/test-db";
 import { openDatabase, type DatabaseHandle, type Db } from "./client.server";
 import {

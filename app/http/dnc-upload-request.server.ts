@@ -3,7 +3,7 @@ import path from "node:path";
 import { data, redirect } from "react-router";
 import type { Db, DbKind } from "~/db/client.server";
 import type { Notice } from "~/lib/notices";
-import { createDncUpload, DNC_UPLOAD_MAX_BYTES, runDncUpload } from "~/services/dnc-upload.server";
+import { createDncUpload, DNC_UPLOAD_MAX_BYTES, runDncUpload } from "~/services/dnc/upload.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 import { receiveMultipart, UploadError } from "./multipart-upload.server";

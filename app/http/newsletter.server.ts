@@ -3,7 +3,7 @@ import type { NewsletterActionData } from "~/components/site/newsletter-section"
 import { getDb } from "~/db/database.server";
 import { fieldErrors, NewsletterSchema } from "~/lib/forms";
 import { newsletterSuccessNotice, NOTICES, noticeWith, type Notice } from "~/lib/notices";
-import { subscribeToNewsletter } from "~/services/newsletter.server";
+import { subscribeToNewsletter } from "~/services/subscription/newsletter-sign-up.server";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { BodyError, readFormBody } from "./body.server";
 import { getEnv } from "./env.server";

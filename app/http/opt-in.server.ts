@@ -4,9 +4,9 @@ import { fieldErrors, OptInSchema } from "~/lib/forms";
 import { checkUsMobile } from "~/lib/phone";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
-import { optInToSms, type SmsOptInResult } from "~/services/sms-opt-in.server";
+import { optInToSms, type SmsOptInResult } from "~/services/subscription/sms-opt-in.server";
 import { getEnv, type Env } from "./env.server";
-import type { RequestEvidence } from "~/services/evidence";
+import type { RequestEvidence } from "~/services/subscription/evidence";
 
 /** The original's answer shape: { success, dnc, error }. */
 export type OptInAnswer = { success: boolean; dnc: boolean; error: string | null; pending?: true };

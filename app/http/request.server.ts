@@ -1,4 +1,4 @@
-import type { RequestEvidence } from "~/services/evidence";
+import type { RequestEvidence } from "~/services/subscription/evidence";
 
 const MAX_HEADER_TEXT = 1000;
 

@@ -1,12 +1,12 @@
 import { openFirstAdminSetup } from "~/auth/first-admin-setup.server";
 import { closeDatabase, getDatabase } from "~/db/database.server";
-import { resumeDncUploads } from "~/services/dnc-upload.server";
-import { startOutboxWorker } from "~/services/outbox-worker.server";
-import { startEmailWorker } from "~/services/email.server";
-import { createLogEmailTransport, createSmtpTransport } from "~/services/email-transport.server";
+import { resumeDncUploads } from "~/services/dnc/upload.server";
+import { startOutboxWorker } from "~/services/sending/outbox-worker.server";
+import { startEmailWorker } from "~/services/providers/email.server";
+import { createLogEmailTransport, createSmtpTransport } from "~/services/providers/email-transport.server";
 import type { JobLoop } from "~/services/job-loop.server";
-import { startPostbackWorker } from "~/services/conversion-postback.server";
-import { startDoubleOptInExpiry } from "~/services/double-opt-in.server";
+import { startPostbackWorker } from "~/services/subscription/conversion-postback.server";
+import { startDoubleOptInExpiry } from "~/services/subscription/double-opt-in.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { startCampaignSender } from "~/services/sending/engine.server";
 import { createSmsChannel } from "~/services/sending/sms-channel.server";

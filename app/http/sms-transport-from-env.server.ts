@@ -1,4 +1,4 @@
-import { createLogTransport, createTwilioTransport, type SmsTransport } from "~/services/sms-transport.server";
+import { createLogTransport, createTwilioTransport, type SmsTransport } from "~/services/providers/sms-transport.server";
 import type { Db } from "~/db/client.server";
 import type { Env } from "./env.server";
 import { logger } from "./logger.server";

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/admin-dnc-upload-status";
 import { requireAdmin } from "~/auth/guards.server";
 import { getDb } from "~/db/database.server";
-import { getDncUpload } from "~/services/dnc-upload.server";
+import { getDncUpload } from "~/services/dnc/upload.server";
 
 /** GET /admin/dnc/uploads/:id: the progress the upload page polls. */
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -11,8 +11,8 @@ import { readFormOrAnswer } from "~/http/body.server";
 import { handleDncUpload } from "~/http/dnc-upload-request.server";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
-import { changeInternalDnc, dncStatus } from "~/services/dnc.server";
-import { getDncUpload } from "~/services/dnc-upload.server";
+import { changeInternalDnc, dncStatus } from "~/services/dnc/dnc.server";
+import { getDncUpload } from "~/services/dnc/upload.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);

@@ -18,7 +18,7 @@ import { pageMeta } from "~/lib/route-meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useSiteConfig } from "~/root";
 import { saveWelcomeMessage, sendWelcomeTest } from "~/services/admin/welcome-message.server";
-import { getWelcomeConfig } from "~/services/sms-config.server";
+import { getWelcomeConfig } from "~/services/subscription/sms-config.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);

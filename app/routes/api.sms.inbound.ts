@@ -5,7 +5,7 @@ import { getPublicSiteConfig } from "~/http/site.server";
 import { getEnv } from "~/http/env.server";
 import { logger } from "~/http/logger.server";
 import { EMPTY_TWIML, readTwilioWebhook } from "~/http/twilio-webhook.server";
-import { handleInboundSms } from "~/services/inbound-sms.server";
+import { handleInboundSms } from "~/services/subscription/inbound-sms.server";
 
 export function loader() {
   return data({ error: "Twilio posts inbound messages here." }, { status: 405, headers: { Allow: "POST" } });

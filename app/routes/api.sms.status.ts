@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/api.sms.status";
 import { getDb } from "~/db/database.server";
 import { readTwilioWebhook } from "~/http/twilio-webhook.server";
-import { recordDeliveryStatus } from "~/services/delivery-status.server";
+import { recordDeliveryStatus } from "~/services/sending/delivery-status.server";
 
 /** Twilio's delivery-status callback (signed): records the message's furthest status. */
 export async function action({ request }: Route.ActionArgs) {

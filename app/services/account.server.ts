@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { consentEvents, session, subscribers, user } from "~/db/schema";
-import { addInternalDnc } from "./dnc.server";
-import type { RequestEvidence } from "./evidence";
+import { addInternalDnc } from "./dnc/dnc.server";
+import type { RequestEvidence } from "./subscription/evidence";
 
 /** What the account page knows of the person: only what better-auth has confirmed. */
 export type AccountIdentity = { email: string; emailVerified: boolean; phoneE164: string | null };

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { consentEvents, contactMessages, smsMessages, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
 import { saveContactMessage } from "./contact.server";
-import { subscribeToNewsletter, type NewsletterInput } from "./newsletter.server";
+import { subscribeToNewsletter, type NewsletterInput } from "./subscription/newsletter-sign-up.server";
 import { hitRateLimit } from "./rate-limit.server";
 
 const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const, siteUrl: "http://localhost:3000" };

@@ -9,7 +9,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
-import { createTwilioTransport } from "~/services/sms-transport.server";
+import { createTwilioTransport } from "~/services/providers/sms-transport.server";
 import { drainCampaigns, startDueCampaigns } from "~/services/sending/engine.server";
 import { createSmsChannel } from "~/services/sending/sms-channel.server";
 import { createPostgresDatabase } from "../../tests/support/test-db";

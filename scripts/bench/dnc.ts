@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "~/db/client.server";
-import { importDncFile } from "~/services/dnc-import.server";
-import { lookupDnc } from "~/services/dnc.server";
+import { importDncFile } from "~/services/dnc/import.server";
+import { lookupDnc } from "~/services/dnc/dnc.server";
 import { createPostgresDatabase } from "../../tests/support/test-db";
 import { makeDncFile } from "./make-dnc-file";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { openDatabase } from "~/db/client.server";
-import { importDncFile } from "~/services/dnc-import.server";
+import { importDncFile } from "~/services/dnc/import.server";
 import { createPostgresDatabase } from "../../tests/support/test-db";
 import { makeDncFile } from "./make-dnc-file";
 

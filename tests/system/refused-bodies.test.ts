@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORM_BODY_LIMIT } from "~/http/body.server";
 import { MEDIA_UPLOAD_MAX_BYTES } from "~/services/content/media.server";
-import { DNC_UPLOAD_MAX_BYTES } from "~/services/dnc-upload.server";
+import { DNC_UPLOAD_MAX_BYTES } from "~/services/dnc/upload.server";
 import { DRAIN_MAX_BYTES } from "../../server/unread-body";
 import { twoRequestsOnOneConnection, type FirstRequest } from "../support/keep-alive";
 import { createPostgresDatabase } from "../support/test-db";

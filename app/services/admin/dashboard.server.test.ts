@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { auditLog, consentEvents, contactMessages, dncImports, emailMessages, smsMessages, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
 import { stopSubscription, stopSubscriptionsOfDeletedAccount } from "../account.server";
-import { handleInboundSms } from "../inbound-sms.server";
-import { subscribeToNewsletter } from "../newsletter.server";
+import { handleInboundSms } from "../subscription/inbound-sms.server";
+import { subscribeToNewsletter } from "../subscription/newsletter-sign-up.server";
 import { confirmSubscription } from "../newsletter/subscription.server";
-import { optInToSms } from "../sms-opt-in.server";
+import { optInToSms } from "../subscription/sms-opt-in.server";
 import { loadDashboard } from "./dashboard.server";
 
 // 15:00 UTC is 10:00 in New York: "today" there began five hours earlier, at 05:00 UTC.

@@ -2,7 +2,7 @@ import { desc, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { toNumber } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
-import { dncDataAgeDays, DNC_MAX_AGE_DAYS, latestDncDataDate } from "~/services/dnc.server";
+import { dncDataAgeDays, DNC_MAX_AGE_DAYS, latestDncDataDate } from "~/services/dnc/dnc.server";
 import { LIST_EVENTS, OPT_OUT_EVENTS } from "./dashboard-figures";
 
 /** "Today" on the staff home is the publication's day, US Eastern time. */

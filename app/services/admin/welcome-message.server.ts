@@ -3,9 +3,9 @@ import type { Db } from "~/db/client.server";
 import { auditLog, smsConfig } from "~/db/schema";
 import { SMS_CONFIG_ID } from "~/db/seed.server";
 import { checkUsMobile } from "~/lib/phone";
-import { enqueueSms } from "../outbox.server";
-import { nudgeOutbox } from "../outbox-signal.server";
-import { getWelcomeConfig } from "../sms-config.server";
+import { enqueueSms } from "../sending/outbox.server";
+import { nudgeOutbox } from "../sending/outbox-signal.server";
+import { getWelcomeConfig } from "../subscription/sms-config.server";
 
 export const WELCOME_MESSAGE_MAX = 1600;
 

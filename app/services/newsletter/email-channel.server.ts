@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { consentEvents, subscribers } from "~/db/schema";
-import type { SentLookup } from "../sms-transport.server";
+import type { SentLookup } from "../providers/sms-transport.server";
 import { CampaignHeld, type ChannelDecision, type ClaimedRecipient, type SendChannel } from "../sending/channel";
 import { shortCodeFor } from "../sending/links.server";
 import { replaceUrls } from "~/lib/short-links";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { auditLog, newsletterIssues } from "~/db/schema";
 import { socialImagePath } from "~/lib/seo";
-import { enqueueEmail } from "../email.server";
+import { enqueueEmail } from "../providers/email.server";
 import { renderIssue, personalize, type DigestArticle, type IssueContent, type RenderedIssue } from "./issue-email.server";
 
 export const MAX_DIGEST_ARTICLES = 6;

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consentEvents, emailMessages, newsletterConfirmations, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
-import { subscribeToNewsletter, type NewsletterInput } from "../newsletter.server";
+import { subscribeToNewsletter, type NewsletterInput } from "../subscription/newsletter-sign-up.server";
 import {
   confirmationState,
   confirmSubscription,

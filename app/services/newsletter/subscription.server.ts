@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { consentEvents, newsletterConfirmations, subscribers } from "~/db/schema";
-import { enqueueEmail } from "../email.server";
-import type { RequestEvidence } from "../evidence";
+import { enqueueEmail } from "../providers/email.server";
+import type { RequestEvidence } from "../subscription/evidence";
 import { confirmationUrl } from "./links";
 import { newLinkToken, tokenSha256 } from "./tokens.server";
 

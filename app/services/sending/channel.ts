@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import type { SendResult, SentLookup } from "../sms-transport.server";
+import type { SendResult, SentLookup } from "../providers/sms-transport.server";
 
 /** A ledger row claimed for sending, with what every channel needs. */
 export type ClaimedRecipient = {

@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { auditLog, campaigns } from "~/db/schema";
 import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "../job-loop.server";
 import { AudienceSchema, planRecipients } from "./audience.server";
-import type { SendResult } from "../sms-transport.server";
+import type { SendResult } from "../providers/sms-transport.server";
 import { CampaignHeld, type ChannelDecision, type ClaimedRecipient, type SendChannel } from "./channel";
 import { renderLinks } from "./links.server";
 import { returnTokens, takeTokens, burstFor } from "./rate-bucket.server";

@@ -2,8 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { SegmentedMessage } from "sms-segments-calculator";
 import type { Db } from "~/db/client.server";
 import { consentEvents, subscribers } from "~/db/schema";
-import { addInternalDnc } from "../dnc.server";
-import type { SmsTransport } from "../sms-transport.server";
+import { addInternalDnc } from "../dnc/dnc.server";
+import type { SmsTransport } from "../providers/sms-transport.server";
 import type { ChannelDecision, SendChannel } from "./channel";
 import { checkSmsSend, FREQUENCY_CAP_PER_24H } from "./sms-check";
 

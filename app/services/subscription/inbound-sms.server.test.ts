@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consentEvents, dncNumbers, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
 import { handleInboundSms } from "./inbound-sms.server";
 import { optInToSms } from "./sms-opt-in.server";
 

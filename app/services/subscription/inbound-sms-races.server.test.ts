@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consentEvents, smsMessages, subscribers } from "~/db/schema";
-import { useTestDatabase } from "../../tests/support/test-db";
-import { raceAgainstUncommitted, useSecondHandle } from "../../tests/support/races";
+import { useTestDatabase } from "../../../tests/support/test-db";
+import { raceAgainstUncommitted, useSecondHandle } from "../../../tests/support/races";
 import { handleInboundSms } from "./inbound-sms.server";
 
 const SITE = { name: "Patriot Investor", email: "info@patriotinvestor.example", phone: "1-800-555-0199" };

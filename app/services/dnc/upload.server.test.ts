@@ -5,8 +5,8 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, dncImports, dncUploadRows } from "~/db/schema";
-import { DB_KINDS, useTestDatabase } from "../../tests/support/test-db";
-import { createDncUpload, DNC_APPLY_CHUNK, getDncUpload, resumeDncUploads, runDncUpload } from "./dnc-upload.server";
+import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
+import { createDncUpload, DNC_APPLY_CHUNK, getDncUpload, resumeDncUploads, runDncUpload } from "./upload.server";
 
 describe.each(DB_KINDS)("Do-Not-Call upload on %s", { timeout: 30_000 }, (kind) => {
   const database = useTestDatabase(kind);

@@ -5,8 +5,8 @@ import { checkUsMobile } from "~/lib/phone";
 import { consentTexts } from "./consent.server";
 import type { RequestEvidence } from "./evidence";
 import { optInToSms, type SmsOptInResult, type SmsOptInSettings } from "./sms-opt-in.server";
-import { requestConfirmation } from "./newsletter/subscription.server";
-import { newLinkToken } from "./newsletter/tokens.server";
+import { requestConfirmation } from "../newsletter/subscription.server";
+import { newLinkToken } from "../newsletter/tokens.server";
 
 export type NewsletterInput = {
   firstName: string;

@@ -2,11 +2,11 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "~/db/client.server";
 import { dncNumbers, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
 import { enqueueSms } from "./outbox.server";
 import { backoffSeconds, startOutboxWorker } from "./outbox-worker.server";
-import { optInToSms } from "./sms-opt-in.server";
-import type { SendResult, SmsTransport } from "./sms-transport.server";
+import { optInToSms } from "../subscription/sms-opt-in.server";
+import type { SendResult, SmsTransport } from "../providers/sms-transport.server";
 
 const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
 

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { conversionPostbacks } from "~/db/schema";
 import { databaseErrorReason, isDatabaseUnavailable } from "~/db/unavailable";
-import { startJobLoop, type JobLogger, type JobLoop } from "./job-loop.server";
+import { startJobLoop, type JobLogger, type JobLoop } from "../job-loop.server";
 import { EventEmitter } from "node:events";
 
 export type PostbackEvent = "opt_in" | "doi_confirmed";

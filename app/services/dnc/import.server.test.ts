@@ -4,8 +4,8 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { dncImports } from "~/db/schema";
-import { DB_KINDS, useTestDatabase } from "../../tests/support/test-db";
-import { importDncFile, parseDncLine } from "./dnc-import.server";
+import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
+import { importDncFile, parseDncLine } from "./import.server";
 import { dncDataAgeDays, latestDncDataDate, lookupDnc } from "./dnc.server";
 
 describe("parseDncLine", () => {

@@ -1,11 +1,11 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { smsMessages } from "~/db/schema";
-import { addInternalDnc } from "./dnc.server";
+import { addInternalDnc } from "../dnc/dnc.server";
 import { claimDueMessages, type SmsKind } from "./outbox.server";
 import { outboxSignal } from "./outbox-signal.server";
-import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "./job-loop.server";
-import type { SmsTransport } from "./sms-transport.server";
+import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "../job-loop.server";
+import type { SmsTransport } from "../providers/sms-transport.server";
 import { databaseErrorReason, isDatabaseUnavailable } from "~/db/unavailable";
 
 export const MAX_ATTEMPTS = 8;

@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { emailMessages } from "~/db/schema";
-import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "./job-loop.server";
+import { backoffSeconds, startJobLoop, type JobLogger, type JobLoop } from "../job-loop.server";
 
 export type EmailKind = (typeof emailMessages.$inferInsert)["kind"];
 export type Email = {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { campaignRecipients, campaigns, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, useTestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { recordDeliveryStatus } from "./delivery-status.server";
 import { enqueueSms } from "./outbox.server";
 

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conversionPostbacks, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
-import { startPostbackStandIn } from "../../tests/support/postback-stand-in";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
+import { startPostbackStandIn } from "../../../tests/support/postback-stand-in";
 import { nudgePostbacks, postbackBackoffSeconds, renderPostbackUrl, startPostbackWorker } from "./conversion-postback.server";
 import { optInToSms } from "./sms-opt-in.server";
 

@@ -7,7 +7,7 @@ import yauzl from "yauzl";
 import type { Db } from "~/db/client.server";
 import { auditLog, dncImports, dncUploadRows, dncUploads } from "~/db/schema";
 import { forgetDncDataDate } from "./dnc.server";
-import { parseDncLine } from "./dnc-import.server";
+import { parseDncLine } from "./import.server";
 
 /** The registry's files run to hundreds of MB; more than this is not a registry download. */
 export const DNC_UPLOAD_MAX_BYTES = 1024 ** 3;

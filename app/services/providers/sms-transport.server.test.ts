@@ -1,7 +1,7 @@
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTwilioStandIn } from "../../tests/support/twilio-stand-in";
+import { startTwilioStandIn } from "../../../tests/support/twilio-stand-in";
 import { createTwilioTransport } from "./sms-transport.server";
 
 const ACCOUNT = `AC${"1".repeat(32)}`;

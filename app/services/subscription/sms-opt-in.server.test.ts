@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consentEvents, dncImports, dncNumbers, smsConfig, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
 import { optInToSms, type SmsOptInInput } from "./sms-opt-in.server";
 import { smsDisclosureText } from "~/lib/consent-texts";
-import { forgetDncDataDate } from "./dnc.server";
+import { forgetDncDataDate } from "../dnc/dnc.server";
 
 const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const };
 

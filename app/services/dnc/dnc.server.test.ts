@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, dncImports, dncNumbers } from "~/db/schema";
-import { DB_KINDS, useTestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { changeInternalDnc, dncStatus } from "./dnc.server";
 
 describe.each(DB_KINDS)("the admin's Do-Not-Call list on %s", (kind) => {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { SMS_MESSAGES_PER_DAY } from "~/lib/consent-texts";
-import { startJobLoop, type JobLogger, type JobLoop } from "./job-loop.server";
+import { startJobLoop, type JobLogger, type JobLoop } from "../job-loop.server";
 
 /** A pending double opt-in expires after this long without a "Y" (COMPLIANCE.md 1.4). */
 export const DOI_CONFIRM_HOURS = 72;

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consentEvents, conversionPostbacks, dncNumbers, smsConfig, smsMessages, subscribers } from "~/db/schema";
-import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
 import { DOI_CONFIRM_HOURS, doubleOptInRequest, expirePendingOptIns, isConfirmReply } from "./double-opt-in.server";
 import { handleInboundSms } from "./inbound-sms.server";
 import { optInToSms } from "./sms-opt-in.server";
-import { claimDueMessages } from "./outbox.server";
-import { subscribeToNewsletter } from "./newsletter.server";
+import { claimDueMessages } from "../sending/outbox.server";
+import { subscribeToNewsletter } from "./newsletter-sign-up.server";
 
 const SITE = { name: "Patriot Investor", email: "info@patriotinvestor.example", phone: "1-800-555-0199" };
 const POSTBACK = "http://127.0.0.1:9/postback?cid={clickId}&event={event}&ts={timestamp}";
