@@ -17,6 +17,9 @@ import { createSmtpNewsletterMailer } from "./mailer.server";
 import { newsletterResults } from "./results.server";
 import { scheduleIssue } from "./schedule.server";
 
+/** The Nu checker (a JVM) and Chromium take seconds to start; more on a loaded 2-core machine. */
+const CHILD_PROCESS_TIMEOUT_MS = 30_000;
+
 /**
  * An issue sent by the send engine over SMTP to a real SMTP server (tests/support/smtp-capture.ts),
  * which refuses three addresses as a receiving server refuses a mailbox that does not exist. What
@@ -143,7 +146,7 @@ describe.each(DB_KINDS)("an issue as the SMTP server receives it, on %s", (kind)
       expect(errors.map((message) => `${message.message} (${message.extract ?? ""})`)).toEqual([]);
       // The conventions are there: the allowed messages are not empty filters.
       expect(messages.filter((message) => message.type === "error")).toHaveLength(2);
-    });
+    }, CHILD_PROCESS_TIMEOUT_MS);
 
     it("fits a 320 px and a 390 px wide screen without sideways scrolling", async () => {
       const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
@@ -160,7 +163,7 @@ describe.each(DB_KINDS)("an issue as the SMTP server receives it, on %s", (kind)
       } finally {
         await browser.close();
       }
-    });
+    }, CHILD_PROCESS_TIMEOUT_MS);
   }
 });
 
