@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { campaignRecipients, SEND_KINDS } from "~/db/schema";
+import { campaignRecipients, type SEND_KINDS } from "~/db/schema";
 
 /** A text sent to one person for a reason of their own (not a campaign's). */
 export type SmsKind = Exclude<(typeof SEND_KINDS)[number], "campaign">;
