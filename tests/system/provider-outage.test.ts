@@ -55,7 +55,7 @@ describe("SMTP and the SMS provider unreachable", () => {
     type Row = { status: string; attempts: number; retry_in_s: number };
     const state = async () => ({
       mail: (await rows<Row>(handle, `SELECT status, attempts, extract(epoch FROM next_attempt_at - now())::float AS retry_in_s FROM email_messages WHERE to_address = '${email}'`))[0],
-      sms: (await rows<Row>(handle, `SELECT status, attempts, extract(epoch FROM next_attempt_at - now())::float AS retry_in_s FROM sms_messages WHERE to_phone = '${toE164(phone)}' AND kind = 'welcome'`))[0],
+      sms: (await rows<Row>(handle, `SELECT state AS status, attempts, extract(epoch FROM next_attempt_at - now())::float AS retry_in_s FROM campaign_recipients WHERE address = '${toE164(phone)}' AND kind = 'welcome'`))[0],
     });
     try {
       // Both sends failed once and wait for their next try, later rather than at once.
