@@ -297,6 +297,9 @@ export async function drainCampaigns(options: EngineOptions, isStopped: () => bo
       if (rows.length === 0) {
         await returnTokens(db, channel.rateKey, channel.ratePerSecond, tokens.granted);
         if (inFlight.size === 0) {
+          // Every answer is in (each is pushed before its send leaves the window): record them
+          // first, or a campaign whose last answer came meanwhile would not be seen as finished.
+          await record();
           await completeFinished(db, channel.name, now);
           break;
         }
