@@ -1,8 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { smsMessages, user } from "~/db/schema";
+import { user } from "~/db/schema";
 import { parseEnv } from "~/http/env.server";
 import { useTestDatabase } from "../../tests/support/test-db";
+import { selectTexts, texts } from "../../tests/support/texts";
 import { raceAgainstUncommitted, useSecondHandle } from "../../tests/support/races";
 import { createAuth } from "./auth.server";
 import { createOrPromoteAdmin } from "./admin-account.server";
@@ -51,8 +52,8 @@ describe("accounts raced by another process, on postgres", () => {
     };
     const codeFor = async (phoneNumber: string, cookie: string) => {
       expect((await call("/phone-number/send-otp", { phoneNumber }, cookie)).status).toBe(200);
-      const [text] = await db.select().from(smsMessages).where(and(eq(smsMessages.toPhone, phoneNumber), eq(smsMessages.kind, "verification_code"))).orderBy(desc(smsMessages.id)).limit(1);
-      return /\b(\d{6})\b/.exec(text!.body)![1]!;
+      const [text] = await selectTexts(db).where(and(eq(texts.toPhone, phoneNumber), eq(texts.kind, "verification_code"))).orderBy(desc(texts.id)).limit(1);
+      return /\b(\d{6})\b/.exec(text!.body ?? "")![1]!;
     };
     const phoneNumber = "+12124563201";
     const first = await signedIn("first-phone@example.com");

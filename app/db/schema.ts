@@ -14,6 +14,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -205,34 +206,6 @@ export const dncUploadRows = pgTable(
   (table) => [index("dnc_upload_rows_upload_idx").on(table.uploadId)],
 );
 
-/** The SMS outbox and log. */
-export const smsMessages = pgTable(
-  "sms_messages",
-  {
-    id: bigserial({ mode: "number" }).primaryKey(),
-    toPhone: text().notNull(),
-    body: text().notNull(),
-    kind: text({ enum: ["welcome", "help", "stop_confirmation", "start_confirmation", "test", "doi_request", "verification_code"] }).notNull(),
-    status: text({ enum: ["queued", "sending", "sent", "failed", "cancelled"] }).notNull().default("queued"),
-    attempts: integer().notNull().default(0),
-    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    lockedAt: timestamp({ withTimezone: true }),
-    providerId: text(),
-    providerStatus: text(),
-    error: text(),
-    /** Makes enqueueing idempotent: one welcome per consent event, one reply per inbound message. */
-    dedupeKey: text().notNull(),
-    subscriberId: uuid().references(() => subscribers.id),
-    createdAt: createdAt(),
-    sentAt: timestamp({ withTimezone: true }),
-  },
-  (table) => [
-    uniqueIndex("sms_messages_dedupe_key").on(table.dedupeKey),
-    index("sms_messages_due_idx").on(table.status, table.nextAttemptAt),
-    index("sms_messages_created_at_idx").on(table.createdAt),
-  ],
-);
-
 export const contactMessages = pgTable(
   "contact_messages",
   {
@@ -410,22 +383,43 @@ export const campaigns = pgTable(
 );
 
 /**
- * The per-recipient ledger of a campaign, and its outbox: one row per person, claimed with
- * FOR UPDATE SKIP LOCKED. `state` moves queued -> sending -> sent | failed | skipped | cancelled;
- * a row waiting for quiet hours is queued with a later `next_attempt_at`.
+ * What a ledger row is: a campaign's message, or a text sent to one person for a reason of their
+ * own (decision 068). The kind fixes the row's priority.
+ */
+export const SEND_KINDS = ["campaign", "stop_confirmation", "help", "verification_code", "test", "welcome", "start_confirmation", "doi_request"] as const;
+
+/**
+ * The ledger of everything the send engine sends, and its outbox: one row per message, claimed
+ * with FOR UPDATE SKIP LOCKED. A campaign has one row per person; a text of its own (welcome,
+ * replies to STOP, HELP and START, double opt-in request, test, phone code) has no campaign, its
+ * own `body` and a `dedupe_key`. `state` moves queued -> sending -> sent | failed | skipped |
+ * cancelled; a row waiting for quiet hours is queued with a later `next_attempt_at`.
  */
 export const campaignRecipients = pgTable(
   "campaign_recipients",
   {
     id: bigserial({ mode: "number" }).primaryKey(),
-    campaignId: uuid()
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    subscriberId: uuid()
-      .notNull()
-      .references(() => subscribers.id),
+    /** Null for a text of its own (always SMS): it belongs to no campaign. */
+    campaignId: uuid().references(() => campaigns.id, { onDelete: "cascade" }),
+    /** Null only for texts with no subscriber behind them (a test text, a phone code). */
+    subscriberId: uuid().references(() => subscribers.id),
     /** E.164 phone (SMS) or e-mail address, as planned. */
     address: text().notNull(),
+    kind: text({ enum: SEND_KINDS }).notNull().default("campaign"),
+    /**
+     * Lower goes first when the sender's rate is short: replies to STOP and HELP, then codes and
+     * test texts someone waits for, then welcomes and confirmations, then campaigns. Derived from
+     * the kind by the database, so no writer can get it wrong.
+     */
+    priority: smallint()
+      .notNull()
+      .generatedAlwaysAs(
+        sql`CASE WHEN kind IN ('stop_confirmation', 'help') THEN 0 WHEN kind IN ('verification_code', 'test') THEN 1 WHEN kind IN ('welcome', 'start_confirmation', 'doi_request') THEN 2 ELSE 3 END`,
+      ),
+    /** A text of its own; a campaign's rows send the campaign's `send_body`. */
+    body: text(),
+    /** Makes queueing a text of its own idempotent: one welcome per consent event, one reply per inbound message. */
+    dedupeKey: text(),
     state: text({ enum: ["queued", "sending", "sent", "failed", "skipped", "cancelled"] }).notNull().default("queued"),
     /** Why a row was skipped, failed or is waiting (a stable code, see sending/reasons.ts). */
     reason: text(),
@@ -437,10 +431,18 @@ export const campaignRecipients = pgTable(
     error: text(),
     segments: integer(),
     sentAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex("campaign_recipients_once").on(table.campaignId, table.subscriberId),
+    // Partial, as the two below: planning a campaign writes no entry in them.
+    uniqueIndex("campaign_recipients_dedupe_key").on(table.dedupeKey).where(sql`${table.dedupeKey} IS NOT NULL`),
+    // The claim's texts of their own, highest priority first, then oldest due.
+    index("campaign_recipients_texts_due_idx").on(table.priority, table.nextAttemptAt, table.id).where(sql`${table.campaignId} IS NULL AND ${table.state} = 'queued'`),
+    // The Messages page lists texts of their own newest first; the staff home counts the last day's.
+    index("campaign_recipients_texts_idx").on(table.id).where(sql`${table.campaignId} IS NULL`),
+    index("campaign_recipients_texts_created_idx").on(table.createdAt).where(sql`${table.campaignId} IS NULL`),
     // The claim reads one campaign's due rows in its ORDER BY straight off this index, whatever the
     // planner's statistics say: right after planning 250,000 rows they are stale, and a plan that
     // sorted every queued row cost 55 ms per claim (docs/benchmarks.md). Also counts per state.

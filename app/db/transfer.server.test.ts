@@ -290,7 +290,7 @@ describe("moving the embedded database to PostgreSQL", () => {
 
   it("moves every sequence on, so new rows get new ids", async () => {
     const before = await target.db.execute<{ events: string; messages: string; audit: string }>(
-      sql`SELECT (SELECT max(id) FROM consent_events)::text AS events, (SELECT max(id) FROM sms_messages)::text AS messages, (SELECT max(id) FROM audit_log)::text AS audit`,
+      sql`SELECT (SELECT max(id) FROM consent_events)::text AS events, (SELECT max(id) FROM campaign_recipients)::text AS messages, (SELECT max(id) FROM audit_log)::text AS audit`,
     );
     const result = await optInToSms(
       target.db,
@@ -315,7 +315,7 @@ describe("moving the embedded database to PostgreSQL", () => {
     expect(saved).toMatchObject({ ok: true, version: 3 });
     await target.db.execute(sql`INSERT INTO transfer_probe (big) VALUES (1)`);
     const after = await target.db.execute<{ events: string; messages: string; audit: string; probe: number }>(
-      sql`SELECT (SELECT max(id) FROM consent_events)::text AS events, (SELECT max(id) FROM sms_messages)::text AS messages,
+      sql`SELECT (SELECT max(id) FROM consent_events)::text AS events, (SELECT max(id) FROM campaign_recipients)::text AS messages,
         (SELECT max(id) FROM audit_log)::text AS audit, (SELECT max(id) FROM transfer_probe) AS probe`,
     );
     expect(Number(after.rows[0]!.events)).toBe(Number(before.rows[0]!.events) + 1);

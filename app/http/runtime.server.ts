@@ -1,7 +1,6 @@
 import { openFirstAdminSetup } from "~/auth/first-admin-setup.server";
 import { closeDatabase, getDatabase } from "~/db/database.server";
 import { resumeDncUploads } from "~/services/dnc/upload.server";
-import { startOutboxWorker } from "~/services/sending/outbox-worker.server";
 import { startEmailWorker } from "~/services/providers/email.server";
 import { createLogEmailTransport, createSmtpTransport } from "~/services/providers/email-transport.server";
 import type { JobLoop } from "~/services/job-loop.server";
@@ -53,8 +52,8 @@ export async function startRuntime() {
   contentSync = await startContentSync({ db, databaseUrl: env.DATABASE_URL, logger });
   jobs = [
     contentSync,
-    startOutboxWorker({ db, transport, logger }),
     startEmailWorker({ db, transport: mail, logger }),
+    // Every text from the number, campaigns and texts of their own alike (decision 068).
     startCampaignSender({
       ...engine,
       channel: createSmsChannel({ transport, ratePerSecond: env.SMS_MPS, dncPolicy: env.DNC_POLICY, quietHoursOffsetMs: env.SEND_TEST_QUIET_HOURS_OFFSET_MINUTES * 60_000 }),

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consentEvents, contactMessages, smsMessages, subscribers } from "~/db/schema";
+import { consentEvents, contactMessages, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
+import { selectTexts, texts } from "../../tests/support/texts";
 import { saveContactMessage } from "./contact.server";
 import { subscribeToNewsletter, type NewsletterInput } from "./subscription/newsletter-sign-up.server";
 import { hitRateLimit } from "./rate-limit.server";
@@ -33,7 +34,7 @@ describe.each(DB_KINDS)("newsletter, contact and rate limits on %s", (kind) => {
     const events = await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, rows[0]!.id));
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({ action: "email_subscribe", termsCheckbox: true, smsCheckbox: false, ip: "203.0.113.7" });
-    expect(await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124563001"))).toHaveLength(0);
+    expect(await selectTexts(db).where(eq(texts.toPhone, "+12124563001"))).toHaveLength(0);
   });
 
   it("with the SMS box ticked, the phone goes through the SMS opt-in too", async () => {
@@ -42,7 +43,7 @@ describe.each(DB_KINDS)("newsletter, contact and rate limits on %s", (kind) => {
     expect(result).toMatchObject({ ok: true, sms: { ok: true, created: true } });
     const [sms] = await db.select().from(subscribers).where(eq(subscribers.phoneE164, "+12124563002"));
     expect(sms).toMatchObject({ channel: "sms", source: "newsletter", status: "active" });
-    expect(await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124563002"))).toHaveLength(1);
+    expect(await selectTexts(db).where(eq(texts.toPhone, "+12124563002"))).toHaveLength(1);
   });
 
   it("refuses without terms consent, and a bad number when SMS is ticked, storing nothing", async () => {

@@ -186,12 +186,13 @@ async function cpuDuring<T>(work: () => Promise<T>) {
 }
 const setStatus = (status: string) => pgHandle.db.execute(sql`UPDATE campaigns SET status = ${status}`);
 /**
- * Waits until every welcome text of the opt-ins so far is sent: the outbox sends them right after
- * each opt-in, and a backlog left by one run would otherwise land in the next measurement.
+ * Waits until every welcome text of the opt-ins so far is sent: the send engine sends them right
+ * after each opt-in (at SMS_MPS), and a backlog left by one run would otherwise land in the next
+ * measurement.
  */
 async function welcomesSent() {
   for (let i = 0; i < 600; i++) {
-    const left = await pgHandle.db.execute<{ n: number | string }>(sql`SELECT count(*)::int AS n FROM sms_messages WHERE status IN ('queued', 'sending')`);
+    const left = await pgHandle.db.execute<{ n: number | string }>(sql`SELECT count(*)::int AS n FROM campaign_recipients WHERE campaign_id IS NULL AND state IN ('queued', 'sending')`);
     if (Number(left.rows[0]!.n) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -32,7 +32,7 @@ try {
     SELECT id, channel, 'opt_out', created_at + interval '3 days' FROM subscribers WHERE status <> 'active'`);
   // Texts over the last 90 days, mostly sent, some failed, a few still queued.
   await db.execute(sql`
-    INSERT INTO sms_messages (to_phone, body, kind, status, attempts, dedupe_key, created_at, sent_at)
+    INSERT INTO campaign_recipients (address, body, kind, state, attempts, dedupe_key, created_at, sent_at)
     SELECT '+13125550' || lpad((n % 1000)::text, 3, '0'), 'Bench text', 'welcome',
            CASE WHEN n % 50 = 0 THEN 'failed' WHEN n % 997 = 0 THEN 'queued' ELSE 'sent' END, 1, 'bench-' || n,
            now() - make_interval(secs => (n * 90 * 86400.0 / ${MESSAGES})),

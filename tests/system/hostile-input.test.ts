@@ -47,7 +47,7 @@ describe("hostile input", () => {
       handle,
       `SELECT (SELECT count(*) FROM subscribers) AS subscribers, (SELECT count(*) FROM consent_events) AS consent,
               (SELECT count(*) FROM contact_messages) AS contact, (SELECT count(*) FROM "user") AS users,
-              (SELECT count(*) FROM sms_messages) AS sms, (SELECT version FROM sms_config LIMIT 1) AS welcome_version,
+              (SELECT count(*) FROM campaign_recipients WHERE campaign_id IS NULL) AS sms, (SELECT version FROM sms_config LIMIT 1) AS welcome_version,
               (SELECT count(*) FROM session) AS sessions`,
     );
     return Object.fromEntries(Object.entries(row!).map(([name, value]) => [name, toNumber(value)]));

@@ -10,7 +10,8 @@ const TWILIO = { accountSid: `AC${"0d0e".repeat(8)}`, authToken: "provider-outag
 
 /**
  * The mail server and the SMS provider are unreachable (nothing listens on their ports): sign-up
- * and opt-in still succeed, the messages wait in the outbox and are retried with back-off, and
+ * and opt-in still succeed, the messages wait in their outboxes (the welcome text in the send
+ * engine's ledger) and are retried with back-off (a refused connection sent nothing), and
  * each is delivered exactly once after the services come up.
  */
 describe("SMTP and the SMS provider unreachable", () => {
@@ -55,13 +56,14 @@ describe("SMTP and the SMS provider unreachable", () => {
     type Row = { status: string; attempts: number; retry_in_s: number };
     const state = async () => ({
       mail: (await rows<Row>(handle, `SELECT status, attempts, extract(epoch FROM next_attempt_at - now())::float AS retry_in_s FROM email_messages WHERE to_address = '${email}'`))[0],
-      sms: (await rows<Row>(handle, `SELECT status, attempts, extract(epoch FROM next_attempt_at - now())::float AS retry_in_s FROM sms_messages WHERE to_phone = '${toE164(phone)}' AND kind = 'welcome'`))[0],
+      sms: (await rows<Row>(handle, `SELECT state AS status, attempts, extract(epoch FROM next_attempt_at - now())::float AS retry_in_s FROM campaign_recipients WHERE address = '${toE164(phone)}' AND kind = 'welcome'`))[0],
     });
     try {
       // Both sends failed once and wait for their next try, later rather than at once.
       const failed = await waitFor("a failed first attempt of both messages", async () => {
         const now = await state();
-        return now.mail && now.sms && now.mail.attempts >= 1 && now.sms.attempts >= 1 ? now : undefined;
+        // The SMS row counts its attempt when it is claimed: wait for the answer to be recorded.
+        return now.mail && now.sms && now.mail.attempts >= 1 && now.sms.attempts >= 1 && now.sms.status !== "sending" ? now : undefined;
       });
       for (const message of [failed.mail!, failed.sms!]) {
         expect(message.status).toBe("queued");

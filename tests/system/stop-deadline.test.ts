@@ -48,7 +48,7 @@ describe("a stop always stops", () => {
     await blocker.connect();
     try {
       await blocker.query("BEGIN");
-      await blocker.query("LOCK TABLE sms_messages IN ACCESS EXCLUSIVE MODE");
+      await blocker.query("LOCK TABLE campaign_recipients IN ACCESS EXCLUSIVE MODE");
       const waiting = async () =>
         Number((await blocker.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n);
       await expect.poll(waiting, { timeout: 15_000 }).toBeGreaterThan(0);

@@ -64,15 +64,15 @@ export const DASHBOARD_FIGURES = {
   },
   textsSent: {
     label: "Texts sent (24 hours)",
-    definition: "Texts the provider accepted: from the outbox (welcome, replies, codes, tests) queued in the last 24 hours, plus alert texts sent in the last 24 hours.",
+    definition: "Texts the provider accepted: welcomes, replies, codes and tests queued in the last 24 hours, plus alert texts sent in the last 24 hours. All go through the one send engine at the number's rate.",
   },
   textsFailed: {
     label: "Texts failed (24 hours)",
-    definition: "Texts given up after their retries in the same 24 hours (outbox by queue time, alerts by the time they failed).",
+    definition: "Texts given up after their retries in the same 24 hours (welcomes, replies, codes and tests by queue time, alerts by the time they failed).",
   },
   textsWaiting: {
     label: "Texts waiting in the outbox",
-    definition: "Texts queued or being sent now, including those of alerts that are sending or paused.",
+    definition: "Texts queued or being sent now: welcomes, replies, codes and tests, and those of alerts that are sending or paused.",
   },
   emailsSent: {
     label: "E-mails sent (24 hours)",

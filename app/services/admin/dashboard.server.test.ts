@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, consentEvents, contactMessages, dncImports, emailMessages, smsMessages, subscribers } from "~/db/schema";
+import { auditLog, campaignRecipients, consentEvents, contactMessages, dncImports, emailMessages, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
 import { stopSubscription, stopSubscriptionsOfDeletedAccount } from "../account.server";
 import { handleInboundSms } from "../subscription/inbound-sms.server";
@@ -41,11 +41,12 @@ describe.each(DB_KINDS)("loadDashboard on %s", (kind) => {
       { subscriberId: d, channel: "email", action: "email_complaint", occurredAt: at("2026-11-18T12:00:00Z") }, // an opt-out for good
       { subscriberId: d, channel: "email", action: "email_subscribe", occurredAt: at("2026-11-20T08:00:00Z") }, // refused: not new
     ]);
-    await db.insert(smsMessages).values([
-      { toPhone: "+13125550001", body: "x", kind: "welcome", status: "sent", dedupeKey: "d1", createdAt: at("2026-11-20T10:00:00Z") },
-      { toPhone: "+13125550001", body: "x", kind: "welcome", status: "failed", dedupeKey: "d2", createdAt: at("2026-11-19T16:00:00Z") },
-      { toPhone: "+13125550001", body: "x", kind: "welcome", status: "sent", dedupeKey: "d3", createdAt: at("2026-11-19T14:00:00Z") }, // 25 h ago
-      { toPhone: "+13125550001", body: "x", kind: "welcome", status: "queued", dedupeKey: "d4", createdAt: at("2026-11-10T10:00:00Z") },
+    // Texts of their own, in the send engine's ledger (decision 068).
+    await db.insert(campaignRecipients).values([
+      { address: "+13125550001", body: "x", kind: "welcome", state: "sent", dedupeKey: "d1", createdAt: at("2026-11-20T10:00:00Z") },
+      { address: "+13125550001", body: "x", kind: "welcome", state: "failed", dedupeKey: "d2", createdAt: at("2026-11-19T16:00:00Z") },
+      { address: "+13125550001", body: "x", kind: "welcome", state: "sent", dedupeKey: "d3", createdAt: at("2026-11-19T14:00:00Z") }, // 25 h ago
+      { address: "+13125550001", body: "x", kind: "welcome", state: "queued", dedupeKey: "d4", createdAt: at("2026-11-10T10:00:00Z") },
     ]);
     await db.insert(emailMessages).values([
       { toAddress: "c@example.com", subject: "s", text: "t", kind: "verify_email", status: "sent", createdAt: at("2026-11-20T09:00:00Z") },

@@ -105,11 +105,14 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
       FROM changes`),
     db.execute<Record<string, unknown>>(sql`
       SELECT
-        (SELECT count(*) FROM sms_messages WHERE created_at >= ${since(1)} AND status = 'sent') AS texts_sent,
-        (SELECT count(*) FROM sms_messages WHERE created_at >= ${since(1)} AND status = 'failed') AS texts_failed,
+        -- Texts of their own (welcomes, replies, codes, tests; decision 068): campaign_recipients_texts_created_idx.
+        (SELECT count(*) FROM campaign_recipients WHERE campaign_id IS NULL AND created_at >= ${since(1)} AND state = 'sent') AS texts_sent,
+        (SELECT count(*) FROM campaign_recipients WHERE campaign_id IS NULL AND created_at >= ${since(1)} AND state = 'failed') AS texts_failed,
         (SELECT count(*) FROM email_messages WHERE created_at >= ${since(1)} AND status = 'sent') AS emails_sent,
         (SELECT count(*) FROM email_messages WHERE created_at >= ${since(1)} AND status = 'failed') AS emails_failed,
-        (SELECT count(*) FROM sms_messages WHERE status IN ('queued', 'sending')) AS texts_waiting,
+        -- Two counts, so each reads its own partial index (texts due, rows in flight).
+        (SELECT count(*) FROM campaign_recipients WHERE campaign_id IS NULL AND state = 'queued')
+          + (SELECT count(*) FROM campaign_recipients WHERE campaign_id IS NULL AND state = 'sending') AS texts_waiting,
         (SELECT count(*) FROM email_messages WHERE status IN ('queued', 'sending')) AS emails_waiting`),
     // Alerts and newsletters: their ledger is their outbox.
     db.execute<Record<string, unknown>>(sql`

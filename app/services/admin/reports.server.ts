@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { consentEvents, contactMessages, smsMessages, subscribers } from "~/db/schema";
+import { campaignRecipients, consentEvents, contactMessages, subscribers } from "~/db/schema";
 
 export const PAGE_SIZE = 50;
 
@@ -50,8 +50,32 @@ export async function consentHistory(db: Db, subscriberId: string) {
   return db.select().from(consentEvents).where(eq(consentEvents.subscriberId, subscriberId)).orderBy(consentEvents.occurredAt, consentEvents.id);
 }
 
+/**
+ * The Messages page: texts of their own (welcomes, replies, codes, tests), newest first, read off
+ * campaign_recipients_texts_idx; a campaign's texts are on its results page.
+ */
 export async function listMessages(db: Db, page: number) {
-  return db.select().from(smsMessages).orderBy(desc(smsMessages.id)).limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE);
+  const r = campaignRecipients;
+  return db
+    .select({
+      id: r.id,
+      toPhone: r.address,
+      body: sql<string>`coalesce(${r.body}, '')`,
+      kind: r.kind,
+      status: r.state,
+      attempts: r.attempts,
+      nextAttemptAt: r.nextAttemptAt,
+      providerId: r.providerId,
+      providerStatus: r.providerStatus,
+      error: r.error,
+      createdAt: r.createdAt,
+      sentAt: r.sentAt,
+    })
+    .from(r)
+    .where(isNull(r.campaignId))
+    .orderBy(desc(r.id))
+    .limit(PAGE_SIZE)
+    .offset((page - 1) * PAGE_SIZE);
 }
 
 export async function listContactMessages(db: Db, page: number) {

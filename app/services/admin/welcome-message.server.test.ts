@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, smsConfig, smsMessages } from "~/db/schema";
+import { auditLog, smsConfig } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
+import { selectTexts, texts } from "../../../tests/support/texts";
 import { saveWelcomeMessage, sendWelcomeTest } from "./welcome-message.server";
 
 describe.each(DB_KINDS)("saving the welcome message on %s", (kind) => {
@@ -39,7 +40,7 @@ describe.each(DB_KINDS)("saving the welcome message on %s", (kind) => {
     const { db } = database;
     const [config] = await db.select().from(smsConfig);
     expect(await sendWelcomeTest(db, "(212) 456-7777")).toEqual({ ok: true });
-    expect(await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124567777"))).toMatchObject([
+    expect(await selectTexts(db).where(eq(texts.toPhone, "+12124567777"))).toMatchObject([
       { kind: "test", status: "queued", body: config!.welcomeMessage },
     ]);
     expect(await sendWelcomeTest(db, "800-234-5678")).toMatchObject({ ok: false, message: expect.stringContaining("Toll-free") });

@@ -4,7 +4,7 @@ import { auditLog, smsConfig } from "~/db/schema";
 import { SMS_CONFIG_ID } from "~/db/seed.server";
 import { checkUsMobile } from "~/lib/phone";
 import { enqueueSms } from "../sending/outbox.server";
-import { nudgeOutbox } from "../sending/outbox-signal.server";
+import { nudgeTexts } from "../sending/signal.server";
 import { getWelcomeConfig } from "../subscription/sms-config.server";
 
 export const WELCOME_MESSAGE_MAX = 1600;
@@ -59,6 +59,6 @@ export async function sendWelcomeTest(db: Db, phoneInput: string): Promise<{ ok:
   if (!phone.ok) return { ok: false, message: phone.message };
   const config = await getWelcomeConfig(db);
   await enqueueSms(db, { toPhone: phone.e164, body: config.welcomeMessage, kind: "test", dedupeKey: `test:${crypto.randomUUID()}` });
-  nudgeOutbox();
+  nudgeTexts();
   return { ok: true };
 }

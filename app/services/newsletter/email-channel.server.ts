@@ -62,6 +62,9 @@ const messageIdFor = (row: Pick<ClaimedRecipient, "campaignId" | "id">, siteUrl:
  * right before its copy (still confirmed, not unsubscribed, not suppressed) and sends the copy
  * with its own unsubscribe links over the pooled SMTP connection.
  */
+/** Every e-mail row belongs to a campaign: texts of their own (no campaign) are SMS only. */
+const campaignOfRow = (row: ClaimedRecipient) => row.campaignId ?? "";
+
 export function createEmailChannel(options: {
   mailer: NewsletterMailer;
   ratePerSecond: number;
@@ -74,10 +77,10 @@ export function createEmailChannel(options: {
   const prepared = new Map<string, PreparedIssue>();
   const tokens = new Map<number, string>();
   const issueOf = (row: ClaimedRecipient) => {
-    let issue = prepared.get(row.campaignId);
+    let issue = prepared.get(campaignOfRow(row));
     if (!issue) {
       issue = JSON.parse(row.body) as PreparedIssue;
-      prepared.set(row.campaignId, issue);
+      prepared.set(campaignOfRow(row), issue);
     }
     return issue;
   };
@@ -112,7 +115,7 @@ export function createEmailChannel(options: {
     async decide(db, rows, now) {
       // Checked again where each copy is sent: a copy without the postal address waits, never goes.
       const unaddressed = new Set<string>();
-      for (const row of rows) if (!carriesPostalAddress(issueOf(row))) unaddressed.add(row.campaignId);
+      for (const row of rows) if (!carriesPostalAddress(issueOf(row))) unaddressed.add(campaignOfRow(row));
       for (const campaignId of unaddressed) if (await renderAgainWithAddress(db, campaignId)) unaddressed.delete(campaignId);
       const campaignOf = new Map(rows.map((row) => [row.id, row.campaignId]));
       const ids = rows.map((row) => row.id).join(",");

@@ -100,11 +100,11 @@ describe.each(DB_KINDS)("sending a newsletter issue on %s", (kind) => {
     expect(new Set(accepted.map((message) => message.messageId)).size).toBe(accepted.length);
 
     const [row] = await db.select({ campaignId: campaignRecipients.campaignId }).from(campaignRecipients).limit(1);
-    const results = await newsletterResults(db, row!.campaignId);
+    const results = await newsletterResults(db, row!.campaignId!);
     expect(results).toMatchObject({ planned: 12, sent: 11, skipped: 1, failed: 0 });
     expect(results.skippedReasons).toEqual([expect.objectContaining({ reason: "unsubscribed", count: 1 })]);
     await unsubscribeByToken(db, token, "one-click", EVIDENCE);
-    expect((await newsletterResults(db, row!.campaignId)).unsubscribed).toBe(1);
+    expect((await newsletterResults(db, row!.campaignId!)).unsubscribed).toBe(1);
     // The staff home shows the latest newsletter with its figures, linked to the issue.
     expect(await latestCampaignSummaries(db)).toEqual([
       expect.objectContaining({ kind: "email", name: "Weekly Brief", recipients: 12, sent: 11, failed: 0, href: `/admin/newsletter/${id}` }),

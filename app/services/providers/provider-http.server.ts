@@ -9,8 +9,22 @@ import https from "node:https";
  */
 export type ProviderResponse = { status: number; body: unknown };
 
-/** Thrown when no answer came (refused, reset, timed out): the provider may or may not have acted. */
-export class NoAnswerError extends Error {}
+/**
+ * Thrown when no answer came (refused, reset, timed out): the provider may or may not have acted,
+ * unless `neverSent`: the connection itself could not be made (refused, no such host, no route),
+ * so not a byte of the request left this process.
+ */
+export class NoAnswerError extends Error {
+  constructor(
+    message: string,
+    readonly neverSent = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Errors of the connection phase: the request was never written. */
+const CONNECT_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
 const agents = {
   "http:": new http.Agent({ keepAlive: true, maxSockets: 64 }),
@@ -26,9 +40,9 @@ export function providerRequest(
   const agent = target.protocol === "https:" ? agents["https:"] : agents["http:"];
   const headers = options.body === undefined ? options.headers : { ...options.headers, "Content-Length": String(Buffer.byteLength(options.body)) };
   return new Promise((resolve, reject) => {
-    const fail = (error: Error) => {
+    const fail = (error: Error & { code?: string }) => {
       clearTimeout(deadline);
-      reject(new NoAnswerError(error.message));
+      reject(new NoAnswerError(error.message, CONNECT_ERRORS.has(error.code ?? "")));
     };
     const request = client.request(target, { method: options.method, headers, agent }, (response) => {
       const chunks: Buffer[] = [];

@@ -68,9 +68,11 @@ describe("the Twilio transport", () => {
     expect(await wrong.send({ id: 5, to: "+12124567893", body: "x" })).toMatchObject({ ok: false, retryable: false });
   });
 
-  it("reports an unreachable provider as retryable", async () => {
+  it("reports a refused connection as retryable and not in doubt: nothing reached the provider", async () => {
     const down = createTwilioTransport({ accountSid: ACCOUNT, authToken: TOKEN, from: "+18005550100", apiBase: "http://127.0.0.1:9" }, 2000);
-    expect(await down.send({ id: 6, to: "+12124567894", body: "x" })).toMatchObject({ ok: false, retryable: true });
+    const result = await down.send({ id: 6, to: "+12124567894", body: "x" });
+    expect(result).toMatchObject({ ok: false, retryable: true });
+    expect(result).not.toHaveProperty("inDoubt");
   });
 
   /** Runs `send` against a provider on 127.0.0.1 that answers with `handler`, then closes it. */

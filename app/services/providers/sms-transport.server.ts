@@ -1,7 +1,7 @@
 import { and, desc, eq, gte } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { smsTransportLog } from "~/db/schema";
-import { providerRequest, type ProviderResponse } from "./provider-http.server";
+import { NoAnswerError, providerRequest, type ProviderResponse } from "./provider-http.server";
 
 export type SendResult =
   | { ok: true; providerId: string; providerStatus: string }
@@ -74,7 +74,10 @@ export function createTwilioTransport(settings: TwilioSettings, timeoutMs = 10_0
           timeoutMs,
         });
       } catch (error) {
-        // No answer: Twilio may have accepted the message before the connection broke.
+        // Not connected at all (refused, no such host): nothing reached Twilio, so the text is tried
+        // again after the back-off. Any other missing answer: Twilio may have accepted the message
+        // before the connection broke, so it is in doubt until Twilio is asked.
+        if (error instanceof NoAnswerError && error.neverSent) return { ok: false, retryable: true, error: `Twilio unreachable: ${error.message}` };
         return { ok: false, retryable: true, inDoubt: true, error: `Twilio unreachable: ${(error as Error).message}` };
       }
       const body = response.body as { sid?: string; status?: string; code?: number; message?: string };

@@ -74,7 +74,8 @@ export async function countReach(db: Executor, audience: Audience, dncPolicy: "r
     FROM (
       SELECT s.status, ${dncFacts},
         (SELECT count(*) FROM campaign_recipients r
-          WHERE r.subscriber_id = s.id AND r.state = 'sent' AND r.sent_at > ${now.toISOString()}::timestamptz - interval '24 hours') >= ${FREQUENCY_CAP_PER_24H} AS capped
+          -- Alerts only: a welcome or a reply to the person's own text is not marketing (decision 068).
+          WHERE r.subscriber_id = s.id AND r.state = 'sent' AND r.sent_at > ${now.toISOString()}::timestamptz - interval '24 hours' AND r.campaign_id IS NOT NULL) >= ${FREQUENCY_CAP_PER_24H} AS capped
       FROM subscribers s ${dncJoin} WHERE ${audienceCondition("sms", audience)}
     ) s`);
   const row = result.rows[0] ?? {};

@@ -7,10 +7,9 @@ import { withShortLinkPlaceholders } from "~/lib/short-links";
 import { SCHEDULE_ZONES } from "~/lib/zoned-time";
 import { checkUsMobile } from "~/lib/phone";
 import { enqueueSms } from "./outbox.server";
-import { nudgeOutbox } from "./outbox-signal.server";
 import { AudienceSchema, countReach, type Audience } from "./audience.server";
 import { renderLinks } from "./links.server";
-import { nudgeCampaigns } from "./signal.server";
+import { nudgeCampaigns, nudgeTexts } from "./signal.server";
 import { smsSegments } from "./sms-channel.server";
 
 /** Above this many recipients the admin types the count to confirm (and gives a fresh 2FA code). */
@@ -182,6 +181,6 @@ export async function sendCampaignTest(db: Db, input: { id: string; phone: strin
   const body = await renderLinks(db, input.id, campaign.body, input.siteUrl);
   await enqueueSms(db, { toPhone: phone.e164, body, kind: "test", dedupeKey: `campaign-test:${randomUUID()}` });
   await audit(db, input.actor, "test_sent", input.id, undefined, { to: phone.e164 });
-  nudgeOutbox();
+  nudgeTexts();
   return { ok: true };
 }

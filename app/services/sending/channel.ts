@@ -1,11 +1,18 @@
 import type { Db } from "~/db/client.server";
+import type { SEND_KINDS } from "~/db/schema";
 import type { SendResult, SentLookup } from "../providers/sms-transport.server";
+
+export type SendKind = (typeof SEND_KINDS)[number];
 
 /** A ledger row claimed for sending, with what every channel needs. */
 export type ClaimedRecipient = {
   id: number;
-  campaignId: string;
-  subscriberId: string;
+  /** Null for a text of its own (a welcome, a reply to STOP/HELP/START, a code, a test; decision 068). */
+  campaignId: string | null;
+  /** Null for a text with no subscriber behind it (a test text, a phone code). */
+  subscriberId: string | null;
+  /** `campaign`, or the kind of a text of its own: it decides the consent gate and the priority. */
+  kind: SendKind;
   address: string;
   attempts: number;
   body: string;
@@ -41,7 +48,12 @@ export type SendChannel = {
   /** Token-bucket key and rate (messages per second) of the sender. */
   rateKey: string;
   ratePerSecond: number;
-  decide(db: Db, rows: ClaimedRecipient[], now: Date): Promise<Map<number, ChannelDecision>>;
+  /**
+   * `sendingNow` counts, per subscriber, the campaign messages of this process still waiting for
+   * the provider's answer (the window of sends in flight): they count toward a frequency cap
+   * although the ledger does not say `sent` yet.
+   */
+  decide(db: Db, rows: ClaimedRecipient[], now: Date, sendingNow?: ReadonlyMap<string, number>): Promise<Map<number, ChannelDecision>>;
   send(row: ClaimedRecipient): Promise<SendResult>;
   /** Asks the provider whether it already has this message; without it an interrupted send is failed, never repeated. */
   lookup?(row: ClaimedRecipient, since: Date): Promise<SentLookup>;

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { campaignRecipients, campaigns, smsMessages, subscribers } from "~/db/schema";
+import { campaignRecipients, campaigns, subscribers } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { recordDeliveryStatus } from "./delivery-status.server";
 import { enqueueSms } from "./outbox.server";
@@ -10,8 +10,8 @@ describe.each(DB_KINDS)("delivery status callbacks on %s", (kind) => {
 
   async function sentMessage(sid: string) {
     const id = await enqueueSms(database.db, { toPhone: "+13125550123", body: "Hi", kind: "welcome", dedupeKey: `status-${sid}` });
-    await database.db.update(smsMessages).set({ status: "sent", providerId: sid, providerStatus: "queued" }).where(eq(smsMessages.id, id!));
-    return async () => (await database.db.select().from(smsMessages).where(eq(smsMessages.id, id!)))[0]!;
+    await database.db.update(campaignRecipients).set({ state: "sent", providerId: sid, providerStatus: "queued" }).where(eq(campaignRecipients.id, id!));
+    return async () => (await database.db.select().from(campaignRecipients).where(eq(campaignRecipients.id, id!)))[0]!;
   }
 
   it("moves forward through the states", async () => {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { campaignRecipients, smsMessages } from "~/db/schema";
+import { campaignRecipients } from "~/db/schema";
 
 /**
  * Twilio's delivery states in the order a message passes through them. Callbacks can arrive out of
@@ -35,16 +35,8 @@ export type DeliveryReport = { messageSid: string; status: string; errorCode?: s
 export async function recordDeliveryStatus(db: Db, report: DeliveryReport) {
   const rank = rankOf(report.status);
   if (rank === 0) return false;
-  const updated = await db
-    .update(smsMessages)
-    .set({
-      providerStatus: report.status.toLowerCase(),
-      ...(report.errorCode ? { error: `Twilio error ${report.errorCode.slice(0, 10)}` } : {}),
-    })
-    .where(and(eq(smsMessages.providerId, report.messageSid), sql`${currentRank} < ${rank}`))
-    .returning({ id: smsMessages.id });
-  if (updated.length > 0) return true;
-  // Not a welcome or reply: a campaign text, in the campaign ledger.
+  // Campaign texts and texts of their own (welcomes, replies, codes) share the engine's ledger
+  // (decision 068); the provider's id finds either.
   const campaignRow = await db
     .update(campaignRecipients)
     .set({

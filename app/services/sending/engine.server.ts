@@ -7,7 +7,8 @@ import type { SendResult } from "../providers/sms-transport.server";
 import { CampaignHeld, type ChannelDecision, type ClaimedRecipient, type SendChannel } from "./channel";
 import { renderLinks } from "./links.server";
 import { returnTokens, takeTokens, burstFor } from "./rate-bucket.server";
-import { campaignSignal } from "./signal.server";
+import { reasonLabel } from "./reasons";
+import { sendSignals } from "./signal.server";
 
 export const MAX_SEND_ATTEMPTS = 8;
 /** An alert not sent within this long after it started is stale and dropped. */
@@ -32,8 +33,9 @@ const toDate = (value: unknown) => (value instanceof Date ? value : value === nu
 function claimedFrom(row: Row): ClaimedRecipient {
   return {
     id: Number(row.id),
-    campaignId: String(row.campaign_id),
-    subscriberId: String(row.subscriber_id),
+    campaignId: row.campaign_id === null || row.campaign_id === undefined ? null : String(row.campaign_id),
+    subscriberId: row.subscriber_id === null || row.subscriber_id === undefined ? null : String(row.subscriber_id),
+    kind: (row.kind as ClaimedRecipient["kind"] | undefined) ?? "campaign",
     address: String(row.address),
     attempts: Number(row.attempts),
     body: String(row.body ?? ""),
@@ -93,29 +95,60 @@ export async function startDueCampaigns(options: Pick<EngineOptions, "db" | "sit
 }
 
 /**
- * Claims due rows of running campaigns, earliest due first across campaigns; a row another process
- * holds is skipped, never shared. Each campaign's rows are read per campaign, in index order
- * (campaign_recipients_campaign_due_idx), so no plan ever sorts a whole campaign's queue.
+ * Claims due rows, highest priority first, then earliest due: the SMS sender's texts of their own
+ * (replies to STOP and HELP 0, codes and tests 1, welcomes and confirmations 2; decision 068) and
+ * the rows of running campaigns (3). A row another process holds is skipped, never shared. Every
+ * part reads its rows in index order, so no plan ever sorts a queue: the texts off
+ * campaign_recipients_texts_due_idx, each campaign's rows off campaign_recipients_campaign_due_idx
+ * (per campaign, LATERAL), and only the few candidates (at most `limit` per part) are sorted.
  */
 async function claimDue(db: Db, channel: SendChannel["name"], limit: number, now: Date) {
+  const at = now.toISOString();
+  // Texts of their own are SMS: the e-mail sender has none.
+  const texts =
+    channel === "sms"
+      ? sql`SELECT t.id, t.priority, t.next_attempt_at FROM (
+          SELECT r.id, r.priority, r.next_attempt_at FROM campaign_recipients r
+          WHERE r.campaign_id IS NULL AND r.state = 'queued' AND r.next_attempt_at <= ${at}::timestamptz
+          ORDER BY r.priority, r.next_attempt_at, r.id
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        ) t UNION ALL `
+      : sql``;
   const result = await db.execute<Row>(sql`
     WITH due AS (
-      SELECT d.id FROM campaigns c CROSS JOIN LATERAL (
-        SELECT r.id, r.next_attempt_at FROM campaign_recipients r
-        WHERE r.campaign_id = c.id AND r.state = 'queued' AND r.next_attempt_at <= ${now.toISOString()}::timestamptz
-        ORDER BY r.next_attempt_at, r.id
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      ) d
-      WHERE c.status = 'sending' AND c.channel = ${channel}
-      ORDER BY d.next_attempt_at, d.id
+      SELECT x.id FROM (
+        ${texts}SELECT d.id, 3::smallint AS priority, d.next_attempt_at FROM campaigns c CROSS JOIN LATERAL (
+          SELECT r.id, r.next_attempt_at FROM campaign_recipients r
+          WHERE r.campaign_id = c.id AND r.state = 'queued' AND r.next_attempt_at <= ${at}::timestamptz
+          ORDER BY r.next_attempt_at, r.id
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        ) d
+        WHERE c.status = 'sending' AND c.channel = ${channel}
+      ) x
+      ORDER BY x.priority, x.next_attempt_at, x.id
       LIMIT ${limit}
     )
     UPDATE campaign_recipients r SET state = 'sending', locked_at = clock_timestamp(), attempts = r.attempts + 1, updated_at = clock_timestamp()
-    FROM due, campaigns c WHERE r.id = due.id AND c.id = r.campaign_id
-    RETURNING r.id, r.campaign_id, r.subscriber_id, r.address, r.attempts, r.locked_at, c.send_body AS body, c.expires_at`);
-  return result.rows.map(claimedFrom);
+    FROM due WHERE r.id = due.id
+    RETURNING r.id, r.campaign_id, r.subscriber_id, r.kind, r.address, r.attempts, r.locked_at,
+      COALESCE(r.body, (SELECT c.send_body FROM campaigns c WHERE c.id = r.campaign_id)) AS body,
+      (SELECT c.expires_at FROM campaigns c WHERE c.id = r.campaign_id) AS expires_at`);
+  return result.rows.map(claimedFrom).sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind] || a.id - b.id);
 }
+
+/** The database's `priority` column, for ordering a claimed batch's sends (schema.ts). */
+const PRIORITY: Record<ClaimedRecipient["kind"], number> = {
+  stop_confirmation: 0,
+  help: 0,
+  verification_code: 1,
+  test: 1,
+  welcome: 2,
+  start_confirmation: 2,
+  doi_request: 2,
+  campaign: 3,
+};
 
 /**
  * Rows left `sending` longer than the threshold belong to a process that died (or lost the
@@ -126,16 +159,20 @@ async function claimDue(db: Db, channel: SendChannel["name"], limit: number, now
 export async function resolveInDoubt(options: EngineOptions) {
   const { db, channel, logger } = options;
   const seconds = options.inDoubtAfterSeconds ?? 60;
+  // A text of its own (no campaign) is an SMS: the SMS sender asks about it like a campaign's row.
   const result = await db.execute<Row>(sql`
     WITH stale AS (
-      SELECT r.id, r.locked_at AS claimed_at FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id
-      WHERE r.state = 'sending' AND r.locked_at < clock_timestamp() - make_interval(secs => ${seconds}) AND c.channel = ${channel.name}
+      SELECT r.id, r.locked_at AS claimed_at FROM campaign_recipients r LEFT JOIN campaigns c ON c.id = r.campaign_id
+      WHERE r.state = 'sending' AND r.locked_at < clock_timestamp() - make_interval(secs => ${seconds})
+        AND coalesce(c.channel, 'sms') = ${channel.name}
       ORDER BY r.locked_at LIMIT 50
       FOR UPDATE OF r SKIP LOCKED
     )
     UPDATE campaign_recipients r SET locked_at = clock_timestamp(), updated_at = clock_timestamp()
-    FROM stale, campaigns c WHERE r.id = stale.id AND c.id = r.campaign_id
-    RETURNING r.id, r.campaign_id, r.subscriber_id, r.address, r.attempts, stale.claimed_at AS locked_at, c.send_body AS body, c.expires_at`);
+    FROM stale WHERE r.id = stale.id
+    RETURNING r.id, r.campaign_id, r.subscriber_id, r.kind, r.address, r.attempts, stale.claimed_at AS locked_at,
+      COALESCE(r.body, (SELECT c.send_body FROM campaigns c WHERE c.id = r.campaign_id)) AS body,
+      (SELECT c.expires_at FROM campaigns c WHERE c.id = r.campaign_id) AS expires_at`);
   for (const row of result.rows.map(claimedFrom)) {
     if (!channel.lookup) {
       await finish(db, row.id, { state: "failed", reason: "in_doubt", error: "Interrupted mid-send; the provider cannot be asked, so it is not sent again." });
@@ -157,7 +194,7 @@ export async function resolveInDoubt(options: EngineOptions) {
 }
 
 type Outcome = {
-  state: "sent" | "failed" | "skipped" | "queued";
+  state: "sent" | "failed" | "skipped" | "cancelled" | "queued";
   reason?: string | null;
   error?: string | null;
   providerId?: string;
@@ -201,8 +238,24 @@ async function completeFinished(db: Db, channel: SendChannel["name"], now: Date)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * How many sends may wait for the provider's answer at once (decision 068). Two seconds of the
+ * rate, at least 20: at SMS_MPS=20 a provider that answers 1 request in 50 after its 10 s timeout
+ * holds about 4 slots, so the rate holds; a provider that answers nothing holds the whole window,
+ * and then no more than that many texts are in doubt.
+ */
+export function windowFor(ratePerSecond: number) {
+  return Math.min(1000, Math.max(20, Math.ceil(ratePerSecond * 2)));
+}
+
+type Settled = { row: ClaimedRecipient; result: SendResult };
+
+/**
  * One pass: start due campaigns, settle in-doubt rows, then send due rows at the channel's rate
- * until none is due. Each message is checked by the channel right before it goes.
+ * until none is due. Each message is checked by the channel right before it goes. Sends are not
+ * awaited pass by pass: up to `windowFor(rate)` wait for their answer while the next rows are
+ * claimed and sent, so one request that waits out its timeout does not stop the others. Answers
+ * are recorded as they come (successes in one statement per pass); the pass ends once nothing is
+ * due and every answer is in, so a stop (or the end of a drain) never leaves a send unrecorded.
  */
 export async function drainCampaigns(options: EngineOptions, isStopped: () => boolean = () => false) {
   const { db, channel } = options;
@@ -212,36 +265,88 @@ export async function drainCampaigns(options: EngineOptions, isStopped: () => bo
   // Each pass takes what the bucket holds (up to 200): a pass slowed down by a busy database takes
   // the tokens that piled up meanwhile, so the rate holds.
   const want = Math.min(200, burstFor(channel.ratePerSecond));
+  const window = windowFor(channel.ratePerSecond);
+  const inFlight = new Set<Promise<void>>();
+  /** Campaign sends per subscriber waiting for an answer: they count toward the frequency cap. */
+  const sendingNow = new Map<string, number>();
+  let answered: Settled[] = [];
   let sent = 0;
-  while (!isStopped()) {
-    const passStarted = performance.now();
-    const tokens = await takeTokens(db, channel.rateKey, channel.ratePerSecond, want);
-    if (tokens.granted === 0) {
-      await sleep(Math.min(Math.max(tokens.waitMs, MIN_PASS_MS), 250));
-      continue;
+  const record = async () => {
+    if (answered.length === 0) return;
+    const batch = answered;
+    answered = [];
+    await recordResults(options, batch, clock);
+  };
+  try {
+    while (!isStopped()) {
+      await record();
+      const passStarted = performance.now();
+      const room = window - inFlight.size;
+      if (room <= 0) {
+        // The window is full: the next answer frees a slot.
+        await Promise.race([...inFlight, sleep(MIN_PASS_MS)]);
+        continue;
+      }
+      const tokens = await takeTokens(db, channel.rateKey, channel.ratePerSecond, Math.min(want, room));
+      if (tokens.granted === 0) {
+        await sleep(Math.min(Math.max(tokens.waitMs, MIN_PASS_MS), 250));
+        continue;
+      }
+      const now = clock();
+      const rows = await claimDue(db, channel.name, tokens.granted, now);
+      if (rows.length === 0) {
+        await returnTokens(db, channel.rateKey, channel.ratePerSecond, tokens.granted);
+        if (inFlight.size === 0) {
+          // Every answer is in (each is pushed before its send leaves the window): record them
+          // first, or a campaign whose last answer came meanwhile would not be seen as finished.
+          await record();
+          await completeFinished(db, channel.name, now);
+          break;
+        }
+        // Answers are still out: keep looking for new rows (a STOP's reply) while they come in.
+        await Promise.race([Promise.all(inFlight), sleep(MIN_PASS_MS)]);
+        continue;
+      }
+      const decisions = await channel.decide(db, rows, now, sendingNow);
+      const toSend: ClaimedRecipient[] = [];
+      for (const row of rows) {
+        const decision: ChannelDecision = decisions.get(row.id) ?? { action: "skip", reason: "not_active" };
+        if (decision.action === "send") toSend.push(row);
+        else if (decision.action === "wait") await finish(db, row.id, { state: "queued", reason: decision.reason ?? "quiet_hours", nextAttemptAt: decision.until, uncountAttempt: true });
+        // A text of its own that may not go is cancelled, as the old outbox did (the Messages page's word).
+        else if (row.kind !== "campaign") await finish(db, row.id, { state: "cancelled", reason: decision.reason, error: `Not sent: ${reasonLabel(decision.reason)}.` });
+        else await finish(db, row.id, { state: "skipped", reason: decision.reason });
+      }
+      await returnTokens(db, channel.rateKey, channel.ratePerSecond, tokens.granted - toSend.length);
+      for (const row of toSend) {
+        const counted = row.kind === "campaign" && row.subscriberId !== null ? row.subscriberId : null;
+        if (counted) sendingNow.set(counted, (sendingNow.get(counted) ?? 0) + 1);
+        const sending: Promise<void> = channel
+          .send(row)
+          .catch((error: unknown): SendResult => ({ ok: false, retryable: false, inDoubt: true, error: error instanceof Error ? error.message : String(error) }))
+          .then((result) => {
+            answered.push({ row, result });
+          })
+          .finally(() => {
+            inFlight.delete(sending);
+            if (counted) {
+              const left = (sendingNow.get(counted) ?? 1) - 1;
+              if (left > 0) sendingNow.set(counted, left);
+              else sendingNow.delete(counted);
+            }
+          });
+        inFlight.add(sending);
+      }
+      sent += toSend.length;
+      // The bucket ran dry: let a fifth of a second's tokens gather instead of spinning on tiny passes.
+      const elapsed = performance.now() - passStarted;
+      if (tokens.granted < want && elapsed < MIN_PASS_MS) await sleep(MIN_PASS_MS - elapsed);
     }
-    const now = clock();
-    const rows = await claimDue(db, channel.name, tokens.granted, now);
-    if (rows.length === 0) {
-      await returnTokens(db, channel.rateKey, channel.ratePerSecond, tokens.granted);
-      await completeFinished(db, channel.name, now);
-      break;
-    }
-    const decisions = await channel.decide(db, rows, now);
-    const toSend: ClaimedRecipient[] = [];
-    for (const row of rows) {
-      const decision: ChannelDecision = decisions.get(row.id) ?? { action: "skip", reason: "not_active" };
-      if (decision.action === "send") toSend.push(row);
-      else if (decision.action === "wait") await finish(db, row.id, { state: "queued", reason: decision.reason ?? "quiet_hours", nextAttemptAt: decision.until, uncountAttempt: true });
-      else await finish(db, row.id, { state: "skipped", reason: decision.reason });
-    }
-    await returnTokens(db, channel.rateKey, channel.ratePerSecond, tokens.granted - toSend.length);
-    const results = await Promise.all(toSend.map(async (row) => ({ row, result: await channel.send(row) })));
-    await recordResults(options, results, clock);
-    sent += toSend.length;
-    // The bucket ran dry: let a fifth of a second's tokens gather instead of spinning on tiny passes.
-    const elapsed = performance.now() - passStarted;
-    if (tokens.granted < want && elapsed < MIN_PASS_MS) await sleep(MIN_PASS_MS - elapsed);
+  } finally {
+    // A stop (or a database error) waits for the answers already out and records them: a send is
+    // never left `sending` by this process while it runs.
+    await Promise.all(inFlight);
+    await record();
   }
   return sent;
 }
@@ -249,7 +354,7 @@ export async function drainCampaigns(options: EngineOptions, isStopped: () => bo
 const MIN_PASS_MS = 200;
 
 /** Successes are recorded in one statement per pass; anything else row by row (rare). */
-async function recordResults(options: EngineOptions, results: { row: ClaimedRecipient; result: SendResult }[], clock: () => Date) {
+async function recordResults(options: EngineOptions, results: Settled[], clock: () => Date) {
   const { db, channel } = options;
   const sentAt = clock().toISOString();
   const delivered = results.filter((entry) => entry.result.ok);
@@ -293,14 +398,17 @@ async function recordFailure(options: EngineOptions, row: ClaimedRecipient, resu
   logger.warn({ recipientId: row.id, attempts: row.attempts, error: result.error }, "campaign send failed; retrying later");
 }
 
-/** The engine in a server process: polls, and wakes at once when a campaign is started. */
+/**
+ * The engine in a server process: polls, and wakes at once when a campaign is started or (SMS) a
+ * text of its own is queued.
+ */
 export function startCampaignSender(options: EngineOptions & { pollMs?: number; autoStart?: boolean }): JobLoop {
   return startJobLoop({
     name: `campaigns-${options.channel.name}`,
     drain: (isStopped) => drainCampaigns(options, isStopped),
     logger: options.logger,
     pollMs: options.pollMs,
-    signal: campaignSignal,
+    signal: sendSignals[options.channel.name],
     autoStart: options.autoStart,
   });
 }

@@ -8,6 +8,8 @@ export const SKIP_REASONS = {
   expired: "Alert expired before the person's sending window opened",
   unsubscribed: "Unsubscribed from the newsletter before the issue reached them",
   suppressed: "Address suppressed (hard bounce or spam complaint)",
+  no_consent: "No subscriber consent on record",
+  not_pending: "The double opt-in was no longer waiting for the answer",
 } as const;
 
 export type SkipReason = keyof typeof SKIP_REASONS;

@@ -5,7 +5,7 @@ import { consentEvents, subscribers } from "~/db/schema";
 import { addInternalDnc } from "../dnc/dnc.server";
 import type { SmsTransport } from "../providers/sms-transport.server";
 import type { ChannelDecision, SendChannel } from "./channel";
-import { checkSmsSend, FREQUENCY_CAP_PER_24H } from "./sms-check";
+import { checkSmsSend, checkTextSend, FREQUENCY_CAP_PER_24H } from "./sms-check";
 
 export function smsSegments(body: string) {
   return new SegmentedMessage(body, "auto").segmentsCount;
@@ -23,7 +23,7 @@ export function createSmsChannel(options: { transport: SmsTransport; ratePerSeco
     name: "sms",
     rateKey: "sms",
     ratePerSecond: options.ratePerSecond,
-    async decide(db, rows, now) {
+    async decide(db, rows, now, inFlight) {
       const ids = rows.map((row) => row.id).join(",");
       // `sent_at IS NOT NULL` lets the person's last sends come off campaign_recipients_subscriber_sent_idx
       // (partial on it); without it, each row of a pass scanned the whole ledger (85 ms a pass).
@@ -33,17 +33,26 @@ export function createSmsChannel(options: { transport: SmsTransport; ratePerSeco
           EXISTS (SELECT 1 FROM dnc_numbers d WHERE d.phone = substr(r.address, 3)::char(10) AND d.source = 'federal') AS federal,
           (SELECT coalesce(json_agg(x.at), '[]'::json)::text FROM (
             SELECT floor(extract(epoch FROM o.sent_at) * 1000)::float8 AS at FROM campaign_recipients o
-            WHERE o.subscriber_id = r.subscriber_id AND o.state = 'sent' AND o.sent_at IS NOT NULL
+            WHERE o.subscriber_id = r.subscriber_id AND o.state = 'sent' AND o.sent_at IS NOT NULL AND o.campaign_id IS NOT NULL
             ORDER BY o.sent_at DESC LIMIT ${FREQUENCY_CAP_PER_24H}) x) AS recent
         FROM campaign_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id
         WHERE r.id = ANY(string_to_array(${ids}, ',')::bigint[])`);
       const byId = new Map(result.rows.map((row) => [Number(row.id), row]));
       const decisions = new Map<number, ChannelDecision>();
-      // Two campaigns' rows for one person in the same batch: the first one's send counts for the second.
-      const sendingNow = new Map<string, number>();
+      // Two campaigns' rows for one person in the same batch: the first one's send counts for the
+      // second; so does one still waiting for the provider's answer.
+      const sendingNow = new Map<string, number>(inFlight ?? []);
+      const truthy = (value: unknown) => value === true || value === "t";
       for (const row of rows) {
         const facts = byId.get(row.id);
-        const truthy = (value: unknown) => value === true || value === "t";
+        if (row.kind !== "campaign") {
+          decisions.set(
+            row.id,
+            checkTextSend(row.kind, { hasSubscriber: row.subscriberId !== null, subscriberStatus: facts ? ((facts.status as string | null) ?? null) : null, onInternalDnc: truthy(facts?.internal) }),
+          );
+          continue;
+        }
+        const subscriberId = row.subscriberId ?? "";
         decisions.set(
           row.id,
           checkSmsSend(
@@ -54,25 +63,28 @@ export function createSmsChannel(options: { transport: SmsTransport; ratePerSeco
               onFederalDnc: truthy(facts?.federal),
               recentMarketingSends: [
                 ...(JSON.parse(String(facts?.recent ?? "[]")) as number[]).map((ms) => new Date(ms)),
-                ...Array.from({ length: sendingNow.get(row.subscriberId) ?? 0 }, () => now),
+                ...Array.from({ length: sendingNow.get(subscriberId) ?? 0 }, () => now),
               ],
             },
             { dncPolicy: options.dncPolicy, frequencyCap: FREQUENCY_CAP_PER_24H, expiresAt: row.expiresAt, quietHoursOffsetMs: options.quietHoursOffsetMs },
             now,
           ),
         );
-        if (decisions.get(row.id)!.action === "send") sendingNow.set(row.subscriberId, (sendingNow.get(row.subscriberId) ?? 0) + 1);
+        if (decisions.get(row.id)!.action === "send") sendingNow.set(subscriberId, (sendingNow.get(subscriberId) ?? 0) + 1);
       }
       return decisions;
     },
     send: (row) => transport.send({ id: row.id, to: row.address, body: row.body }),
     lookup: transport.lookup ? (row, since) => transport.lookup!({ to: row.address, body: row.body, since }) : undefined,
     async optOut(db: Db, row, evidence) {
+      const subscriberId = row.subscriberId;
+      // A test text or a phone code has no subscriber: the number goes on our list all the same.
+      if (!subscriberId) return void (await addInternalDnc(db, row.address.replace(/^\+1/, "")));
       await db.transaction(async (tx) => {
-        await tx.update(subscribers).set({ status: "opted_out", updatedAt: sql`now()` }).where(eq(subscribers.id, row.subscriberId));
+        await tx.update(subscribers).set({ status: "opted_out", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriberId));
         await addInternalDnc(tx, row.address.replace(/^\+1/, ""));
         await tx.insert(consentEvents).values({
-          subscriberId: row.subscriberId,
+          subscriberId,
           channel: "sms",
           action: "opt_out",
           source: "carrier",

@@ -45,3 +45,24 @@ export function checkSmsSend(facts: SmsRecipientFacts, policy: SmsPolicy, now: D
   if (policy.expiresAt && until >= policy.expiresAt) return { action: "skip", reason: "expired" };
   return { action: "wait", until };
 }
+
+/** The kinds of text sent to one person for a reason of their own (decision 068). */
+export type TextKind = "stop_confirmation" | "help" | "verification_code" | "test" | "welcome" | "start_confirmation" | "doi_request";
+
+/**
+ * The gate for a text of its own, right before it goes (the old outbox's rule, kept): the replies
+ * to STOP and HELP always go, STOP's even after the opt-out; a test text and a phone code need no
+ * subscriber but not a number on our opt-out list; the request for a "Y" only while the double
+ * opt-in waits for it; a welcome or START's confirmation only to an active subscriber. These
+ * answer a person's own action, so quiet hours and the marketing frequency cap do not apply to
+ * them (COMPLIANCE.md product decision 4), and they do not count toward the cap.
+ */
+export function checkTextSend(kind: TextKind, facts: Pick<SmsRecipientFacts, "subscriberStatus" | "onInternalDnc"> & { hasSubscriber: boolean }): SendDecision {
+  if (kind === "stop_confirmation" || kind === "help") return { action: "send" };
+  if (facts.onInternalDnc) return { action: "skip", reason: "internal_dnc" };
+  if (kind === "test" || kind === "verification_code") return { action: "send" };
+  if (!facts.hasSubscriber) return { action: "skip", reason: "no_consent" };
+  if (kind === "doi_request") return facts.subscriberStatus === "pending" ? { action: "send" } : { action: "skip", reason: facts.subscriberStatus === "opted_out" ? "opted_out" : "not_pending" };
+  if (facts.subscriberStatus !== "active") return { action: "skip", reason: facts.subscriberStatus === "opted_out" ? "opted_out" : "not_active" };
+  return { action: "send" };
+}

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consentEvents, conversionPostbacks, dncNumbers, smsConfig, smsMessages, subscribers } from "~/db/schema";
+import { consentEvents, conversionPostbacks, dncNumbers, smsConfig, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
+import { selectTexts, sendQueuedTexts, texts as textColumns } from "../../../tests/support/texts";
 import { DOI_CONFIRM_HOURS, doubleOptInRequest, expirePendingOptIns, isConfirmReply } from "./double-opt-in.server";
 import { handleInboundSms } from "./inbound-sms.server";
 import { optInToSms } from "./sms-opt-in.server";
-import { claimDueMessages } from "../sending/outbox.server";
 import { subscribeToNewsletter } from "./newsletter-sign-up.server";
 
 const SITE = { name: "Patriot Investor", email: "info@patriotinvestor.example", phone: "1-800-555-0199" };
@@ -54,7 +54,7 @@ describe.each(DB_KINDS)("double opt-in on %s", (kind) => {
   const subscriber = async (e164: string) => (await database.db.select().from(subscribers).where(eq(subscribers.phoneE164, e164)))[0]!;
   const events = async (id: string) =>
     (await database.db.select().from(consentEvents).where(eq(consentEvents.subscriberId, id)).orderBy(consentEvents.id)).map((e) => e.action);
-  const texts = (e164: string) => database.db.select().from(smsMessages).where(eq(smsMessages.toPhone, e164)).orderBy(smsMessages.id);
+  const texts = (e164: string) => selectTexts(database.db).where(eq(textColumns.toPhone, e164)).orderBy(textColumns.id);
   const postbacks = (id: string) => database.db.select().from(conversionPostbacks).where(eq(conversionPostbacks.subscriberId, id));
   const reply = (from: string, body: string, extra: { optOutType?: string } = {}) =>
     handleInboundSms(database.db, { messageSid: nextSid(), from, body, ...extra }, SITE, { postbackUrl: POSTBACK, now: () => hoursAfter(1) });
@@ -74,11 +74,11 @@ describe.each(DB_KINDS)("double opt-in on %s", (kind) => {
     expect(await texts("+12124570001")).toHaveLength(1);
   });
 
-  it("the outbox sends the request only while the opt-in is pending", async () => {
+  it("the send engine sends the request while the opt-in is pending", async () => {
     await optIn("212-457-0009");
-    const claimed = await claimDueMessages(database.db, 100);
-    const request = claimed.find((m) => m.toPhone === "+12124570009");
-    expect(request).toMatchObject({ kind: "doi_request", subscriberStatus: "pending" });
+    const sent = await sendQueuedTexts(database.db);
+    expect(sent.filter((m) => m.to === "+12124570009")).toHaveLength(1);
+    expect(await texts("+12124570009")).toMatchObject([{ kind: "doi_request", status: "sent" }]);
   });
 
   it.each(["Y", "yes"])("%s confirms: evidence with the inbound SID and body, then the welcome and the postback", async (body) => {

@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consentEvents, smsMessages, subscribers } from "~/db/schema";
+import { consentEvents, subscribers } from "~/db/schema";
 import { useTestDatabase } from "../../../tests/support/test-db";
+import { selectTexts, texts } from "../../../tests/support/texts";
 import { raceAgainstUncommitted, useSecondHandle } from "../../../tests/support/races";
 import { handleInboundSms } from "./inbound-sms.server";
 
@@ -47,6 +48,6 @@ describe("inbound texts raced by another process, on postgres", () => {
     );
     expect(result).toEqual({ intent: "stop", changed: false, replied: false });
     expect(await db.select().from(consentEvents).where(eq(consentEvents.inboundMessageSid, messageSid))).toHaveLength(1);
-    expect(await db.select().from(smsMessages).where(and(eq(smsMessages.toPhone, e164), eq(smsMessages.kind, "stop_confirmation")))).toHaveLength(0);
+    expect(await selectTexts(db).where(and(eq(texts.toPhone, e164), eq(texts.kind, "stop_confirmation")))).toHaveLength(0);
   });
 });

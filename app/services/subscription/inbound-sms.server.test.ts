@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consentEvents, dncNumbers, smsMessages, subscribers } from "~/db/schema";
+import { consentEvents, dncNumbers, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
+import { selectTexts, texts } from "../../../tests/support/texts";
 import { handleInboundSms } from "./inbound-sms.server";
 import { optInToSms } from "./sms-opt-in.server";
 
@@ -22,7 +23,7 @@ describe.each(DB_KINDS)("inbound SMS on %s", (kind) => {
   }
 
   const repliesTo = (e164: string, kind: string) =>
-    database.db.select().from(smsMessages).where(and(eq(smsMessages.toPhone, e164), eq(smsMessages.kind, kind as "help")));
+    selectTexts(database.db).where(and(eq(texts.toPhone, e164), eq(texts.kind, kind as "help")));
 
   it("STOP opts out at once: status, consent event, our DNC list and one confirmation", async () => {
     await subscribe("212-456-2001");

@@ -6,7 +6,7 @@ import { checkUsMobile } from "~/lib/phone";
 import { classifyInbound, helpReply, stopConfirmation, type InboundIntent } from "~/lib/sms-keywords";
 import { addInternalDnc, removeInternalDnc } from "../dnc/dnc.server";
 import { enqueueSms } from "../sending/outbox.server";
-import { nudgeOutbox } from "../sending/outbox-signal.server";
+import { nudgeTexts } from "../sending/signal.server";
 import { getWelcomeConfig } from "./sms-config.server";
 import { isConfirmReply } from "./double-opt-in.server";
 import { enqueuePostback, nudgePostbacks, postbackRow } from "./conversion-postback.server";
@@ -138,7 +138,7 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
     () => unchanged,
   );
 
-  if (result.replied) nudgeOutbox();
+  if (result.replied) nudgeTexts();
   if ("postback" in result && result.postback) nudgePostbacks();
   const answer = "answer" in result ? result.answer : intent;
   return { intent: answer, changed: result.changed, replied: result.replied };

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consentEvents, dncImports, dncNumbers, smsConfig, smsMessages, subscribers } from "~/db/schema";
+import { consentEvents, dncImports, dncNumbers, smsConfig, subscribers } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
+import { selectTexts, texts } from "../../../tests/support/texts";
 import { optInToSms, type SmsOptInInput } from "./sms-opt-in.server";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import { forgetDncDataDate } from "../dnc/dnc.server";
@@ -48,7 +49,7 @@ describe.each(DB_KINDS)("SMS opt-in on %s", (kind) => {
     });
     expect(events[0]!.consentTextSha256).toMatch(/^[0-9a-f]{64}$/);
     const [config] = await db.select().from(smsConfig);
-    const messages = await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124560001"));
+    const messages = await selectTexts(db).where(eq(texts.toPhone, "+12124560001"));
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ kind: "welcome", status: "queued", body: config!.welcomeMessage });
   });
@@ -57,7 +58,7 @@ describe.each(DB_KINDS)("SMS opt-in on %s", (kind) => {
     const { db } = database;
     await db.update(smsConfig).set({ welcomeMessage: "Patriot Investor: welcome aboard! Reply STOP to cancel, HELP for help." });
     await optInToSms(db, input({ phone: "212-456-0002" }), SETTINGS);
-    const [message] = await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124560002"));
+    const [message] = await selectTexts(db).where(eq(texts.toPhone, "+12124560002"));
     expect(message!.body).toBe("Patriot Investor: welcome aboard! Reply STOP to cancel, HELP for help.");
   });
 
@@ -68,7 +69,7 @@ describe.each(DB_KINDS)("SMS opt-in on %s", (kind) => {
     expect(results.filter((r) => r.ok && r.created)).toHaveLength(1);
     const rows = await db.select().from(subscribers).where(eq(subscribers.phoneE164, "+12124560003"));
     expect(rows).toHaveLength(1);
-    expect(await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124560003"))).toHaveLength(1);
+    expect(await selectTexts(db).where(eq(texts.toPhone, "+12124560003"))).toHaveLength(1);
     expect(await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, rows[0]!.id))).toHaveLength(1);
   });
 
@@ -79,7 +80,7 @@ describe.each(DB_KINDS)("SMS opt-in on %s", (kind) => {
     forgetDncDataDate(); // the import command does this; the test wrote the row by hand
     const result = await optInToSms(db, input({ phone: "212-456-0004" }), SETTINGS);
     expect(result).toEqual({ ok: false, code: "dnc" });
-    expect(await db.select().from(smsMessages).where(eq(smsMessages.toPhone, "+12124560004"))).toHaveLength(0);
+    expect(await selectTexts(db).where(eq(texts.toPhone, "+12124560004"))).toHaveLength(0);
     const [subscriber] = await db.select().from(subscribers).where(eq(subscribers.phoneE164, "+12124560004"));
     expect(subscriber!.status).toBe("refused_dnc");
     const [event] = await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, subscriber!.id));

@@ -6,7 +6,7 @@ import { consentTexts } from "./consent.server";
 import { lookupDnc } from "../dnc/dnc.server";
 import type { RequestEvidence } from "./evidence";
 import { enqueueSms } from "../sending/outbox.server";
-import { nudgeOutbox } from "../sending/outbox-signal.server";
+import { nudgeTexts } from "../sending/signal.server";
 import { getWelcomeConfig } from "./sms-config.server";
 import { rowSql } from "~/db/sql-values.server";
 import { SMS_CONFIG_ID } from "~/db/seed.server";
@@ -122,7 +122,7 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
   // statement, which PostgreSQL runs atomically; the welcome text is read from sms_config in it.
   const fresh = await insertNewSmsSubscriber(db, phone.e164, subscriberValues, eventValues, firstText, postback);
   if (fresh) {
-    nudgeOutbox();
+    nudgeTexts();
     if (fresh.postback) nudgePostbacks();
     return { ok: true, subscriberId: fresh.id, created: true, pending: doubleOptIn };
   }
@@ -165,7 +165,7 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
     return { subscriberId: existing.id, queued: true, postback: postbackQueued, pending: doubleOptIn };
   });
 
-  if (result.queued) nudgeOutbox();
+  if (result.queued) nudgeTexts();
   if (result.postback) nudgePostbacks();
   return { ok: true, subscriberId: result.subscriberId, created: false, pending: result.pending };
 }
@@ -206,7 +206,7 @@ async function insertNewSmsSubscriber(
       INSERT INTO consent_events (subscriber_id, ${e.columns}) SELECT s.id, ${e.values} FROM s
       RETURNING id, subscriber_id
     ), m AS (
-      INSERT INTO sms_messages (to_phone, body, kind, dedupe_key, subscriber_id)
+      INSERT INTO campaign_recipients (address, body, kind, dedupe_key, subscriber_id)
       ${message}
       RETURNING id
     )${postbackCte}

@@ -25,6 +25,6 @@ export async function smsRecordsByPhone(handle: DatabaseHandle) {
   return {
     subscribers: await countByPhone(handle, "SELECT phone_e164 AS phone, count(*) AS n FROM subscribers WHERE channel = 'sms' GROUP BY 1"),
     consentEvents: await countByPhone(handle, "SELECT phone_e164 AS phone, count(*) AS n FROM consent_events WHERE channel = 'sms' GROUP BY 1"),
-    welcomes: await countByPhone(handle, "SELECT to_phone AS phone, count(*) AS n FROM sms_messages WHERE kind = 'welcome' GROUP BY 1"),
+    welcomes: await countByPhone(handle, "SELECT address AS phone, count(*) AS n FROM campaign_recipients WHERE kind = 'welcome' GROUP BY 1"),
   };
 }
