@@ -31,6 +31,7 @@ export default [
       route("admin/messages", "routes/admin-messages.tsx"),
       route("admin/inbox", "routes/admin-inbox.tsx"),
       route("admin/dnc", "routes/admin-dnc.tsx"),
+      route("admin/consent", "routes/admin-consent.tsx"),
       route("admin/security", "routes/admin-security.tsx"),
       route("admin/newsletter", "routes/admin-newsletter.tsx"),
       route("admin/newsletter/import", "routes/admin-newsletter-import.tsx"),
