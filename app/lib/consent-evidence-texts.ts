@@ -12,6 +12,9 @@ export const CONSENT_CHAIN_TEXTS = {
   noHead: "No head signed yet: the chain is signed within a minute of its first event.",
 } as const;
 
+/** A share link lives at most this long: it cannot be withdrawn before it expires (decision 070). */
+export const SHARE_MAX_DAYS = 30;
+
 /** Words of the consent certificate page (decision 070). */
 export const CERTIFICATE_TEXTS = {
   title: "Consent Certificate",

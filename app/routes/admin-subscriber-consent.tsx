@@ -6,10 +6,10 @@ import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/database.server";
 import { readFormOrAnswer } from "~/http/body.server";
 import { getEnv } from "~/http/env.server";
-import { CERTIFICATE_TEXTS as T } from "~/lib/consent-evidence-texts";
+import { CERTIFICATE_TEXTS as T, SHARE_MAX_DAYS } from "~/lib/consent-evidence-texts";
 import { pageMeta } from "~/lib/route-meta";
 import { buildCertificate } from "~/services/consent/certificate.server";
-import { createShareToken, SHARE_MAX_DAYS } from "~/services/consent/share-link.server";
+import { createShareToken } from "~/services/consent/share-link.server";
 import { signerFromEnv } from "~/services/consent/signing.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

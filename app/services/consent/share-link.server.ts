@@ -5,7 +5,7 @@ import type { ConsentSigner } from "./signing.server";
  * subscriber id and the expiry, signed with the consent key. Nothing is stored, so a link cannot be
  * withdrawn before it expires; keep the lifetime short (the admin picks 1 to 30 days).
  */
-export const SHARE_MAX_DAYS = 30;
+export { SHARE_MAX_DAYS } from "~/lib/consent-evidence-texts";
 
 const message = (subscriberId: string, expiresAt: number) => `consent-certificate-share-v1\n${subscriberId}\n${expiresAt}`;
 
