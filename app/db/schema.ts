@@ -147,6 +147,52 @@ export const consentEvents = pgTable(
   ],
 );
 
+/**
+ * The hash chain over consent_events (decision 069). Each consent event gets one row, in the order
+ * a single sealing step took it (seq, gap-free from 1): its hash covers the event's content and
+ * the previous row's hash. Append-only, like the events.
+ */
+export const consentChain = pgTable(
+  "consent_chain",
+  {
+    seq: bigint({ mode: "number" }).primaryKey(),
+    /** No foreign key: a deleted event must leave its chain row behind for the verification to name. */
+    eventId: bigint({ mode: "number" }).notNull(),
+    /** Which canonical form of the event the hash covers (consent-chain.server.ts). */
+    version: integer().notNull().default(1),
+    prevHash: text().notNull(),
+    hash: text().notNull(),
+    sealedAt: createdAt(),
+  },
+  (table) => [uniqueIndex("consent_chain_event_id").on(table.eventId)],
+);
+
+/**
+ * Consent events not yet in the chain, filled by a trigger in the statement that inserts the event
+ * (so no event can be missed) and emptied by the sealing step. No unique key: nothing needs one
+ * (the sealer takes each id once), and the trigger stays one plain insert.
+ */
+export const consentChainPending = pgTable(
+  "consent_chain_pending",
+  {
+    eventId: bigint({ mode: "number" }).notNull(),
+  },
+  (table) => [index("consent_chain_pending_event_id").on(table.eventId)],
+);
+
+/** The chain's head, signed with a key kept outside the database (CONSENT_SIGNING_KEY), now and then. */
+export const consentChainHeads = pgTable("consent_chain_heads", {
+  id: bigserial({ mode: "number" }).primaryKey(),
+  seq: bigint({ mode: "number" }).notNull(),
+  hash: text().notNull(),
+  /** SHA-256 of the raw Ed25519 public key, first 16 hex digits: which key signed. */
+  keyId: text().notNull(),
+  publicKey: text().notNull(),
+  /** Ed25519 over "consent-chain-head-v1\n<seq>\n<hash>\n<signedAt ISO>", base64. */
+  signature: text().notNull(),
+  signedAt: timestamp({ withTimezone: true }).notNull(),
+});
+
 /** Do-Not-Call: the federal registry numbers we imported and our own opt-outs (10 digits, NANP). */
 export const dncNumbers = pgTable(
   "dnc_numbers",

@@ -520,6 +520,9 @@ export async function importDatabase(
   const result = await database.db.transaction(async (tx) => {
     await pinOutputSettings(tx);
     await tx.execute(sql`SET LOCAL lock_timeout = ${sql.raw(`'${options.lockTimeoutMs ?? 10_000}ms'`)}`);
+    // The consent events arrive with their chain and its queue (decision 069): the trigger that
+    // queues a new event for the chain stands aside in this transaction.
+    await tx.execute(sql`SET LOCAL app.importing = 'on'`);
     const schema = await readMigration(tx, options.migrationsFolder ?? path.resolve("drizzle"));
     if ((header.schema.migratedAt ?? 0) > (schema.migratedAt ?? 0)) {
       throw new TransferError(

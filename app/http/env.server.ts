@@ -46,6 +46,14 @@ export const EnvSchema = z.object({
   DNC_POLICY: z.enum(["refuse", "allow_with_consent"]).default("refuse"),
   /** Signs session cookies; at least 32 characters. Required with DATABASE_URL in production; otherwise generated once into DATA_DIR. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (openssl rand -base64 48)").optional(),
+  /**
+   * Signs the consent chain's head and the consent certificates (Ed25519 derived from it); at least
+   * 32 characters, kept outside the database. Without it the key is derived from AUTH_SECRET (or the
+   * secret generated into DATA_DIR), so processes sharing PostgreSQL share it as they share that.
+   */
+  CONSENT_SIGNING_KEY: z.string().min(32, "must be at least 32 characters (openssl rand -base64 48)").optional(),
+  /** How often the consent chain's head is signed when it has moved (decision 069). */
+  CONSENT_HEAD_SIGN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).default("Patriot Investor <no-reply@patriotinvestor.example>"),
   ADMIN_REQUIRE_2FA: BooleanFromString,

@@ -7,6 +7,8 @@ import type { JobLoop } from "~/services/job-loop.server";
 import { startPostbackWorker } from "~/services/subscription/conversion-postback.server";
 import { startDoubleOptInExpiry } from "~/services/subscription/double-opt-in.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
+import { startConsentChain } from "~/services/consent/chain.server";
+import { signerFromEnv } from "~/services/consent/signing.server";
 import { startCampaignSender } from "~/services/sending/engine.server";
 import { createSmsChannel } from "~/services/sending/sms-channel.server";
 import { createEmailChannel, mailgunEventLookup } from "~/services/newsletter/email-channel.server";
@@ -65,6 +67,8 @@ export async function startRuntime() {
     startPostbackWorker({ db, logger }),
     startDoubleOptInExpiry({ db, logger }),
     startHousekeeping({ db, logger, intervalMs: env.HOUSEKEEPING_INTERVAL_SECONDS * 1000 }),
+    // Every process seals (they take turns on a lock), so the chain keeps up with any one of them down.
+    startConsentChain({ db, logger, signer: signerFromEnv(env), signEveryMs: env.CONSENT_HEAD_SIGN_SECONDS * 1000 }),
   ];
   logger.info(
     {

@@ -30,6 +30,7 @@ const ADMIN_NAV: { to: string; label: string; editors?: true }[] = [
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/inbox", label: "Inbox" },
   { to: "/admin/dnc", label: "Do-Not-Call" },
+  { to: "/admin/consent", label: "Consent Evidence" },
   { to: "/admin/people", label: "People" },
   { to: "/admin/security", label: "Security", editors: true },
 ];
@@ -37,13 +38,13 @@ const ADMIN_NAV: { to: string; label: string; editors?: true }[] = [
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
-      <div className="border-b border-border pb-4">
+      <div className="border-b border-border pb-4 print:hidden">
         <p className="text-sm text-muted-foreground">
           Signed in as <strong className="text-foreground">{loaderData.email}</strong>
           {loaderData.role ? <> ({loaderData.role})</> : null}
         </p>
       </div>
-      <nav aria-label="Admin" className="mt-4">
+      <nav aria-label="Admin" className="mt-4 print:hidden">
         <ul className="flex flex-wrap gap-2">
           {loaderData.nav.map((item) => (
             <li key={item.to}>

@@ -127,7 +127,11 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
                   <td data-label="Consent">
                     <Link to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(page), id: row.id })}#history`} className="text-accent-strong underline">
                       History
-                    </Link>
+                    </Link>{" "}
+                    ·{" "}
+                    <a href={`/admin/subscribers/${row.id}/consent`} className="text-accent-strong underline">
+                      Certificate
+                    </a>
                   </td>
                 </tr>
               ))}

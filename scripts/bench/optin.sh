@@ -7,7 +7,7 @@ source "$(dirname "$0")/tools.sh"
 need wrk wrk
 cd "$ROOT"
 [ -f build/server/index.js ] || npm run build > /tmp/bench-build.log 2>&1
-PORT=3301
+PORT="${BENCH_PORT:-3301}"
 DURATION="${DURATION:-10s}"
 trap 'stop_app $PORT' EXIT
 

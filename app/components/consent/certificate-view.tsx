@@ -1,0 +1,113 @@
+import { CERTIFICATE_TEXTS as T } from "~/lib/consent-evidence-texts";
+import type { Certificate, CertificateEvent } from "~/services/consent/certificate.server";
+
+const show = (value: string | boolean | null | undefined) => (value === null || value === undefined || value === "" ? "—" : String(value));
+
+function Row({ label, value, mono }: { label: string; value: string | boolean | null | undefined; mono?: boolean }) {
+  return (
+    <>
+      <dt className="font-bold">{label}</dt>
+      <dd className={mono ? "font-mono text-xs" : undefined}>{show(value)}</dd>
+    </>
+  );
+}
+
+function EventSection({ event, head }: { event: CertificateEvent; head: { seq: number } | null }) {
+  const signed = event.chain && head && event.chain.seq <= head.seq;
+  return (
+    <section aria-labelledby={`event-${event.id}`} className="certificate-event break-inside-avoid rounded-md border border-border p-4">
+      <h2 id={`event-${event.id}`} className="text-xl font-bold text-primary">
+        {T.actions[event.action as keyof typeof T.actions] ?? event.action}
+        {event.grants ? <span className="ml-2 rounded bg-accent px-2 py-0.5 text-xs font-bold text-accent-foreground">{T.grants}</span> : null}
+      </h2>
+      <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm [overflow-wrap:anywhere]">
+        <Row label="Time (UTC)" value={event.occurredAt.replace("T", " ").replace("Z", " UTC")} />
+        <Row label="Local time" value={event.localTime ? `${event.localTime} (${event.localZone}, from the area code)` : null} />
+        <Row label="Name as typed" value={[event.firstName, event.lastName].filter(Boolean).join(" ") || null} />
+        <Row label="Number" value={event.phoneE164 ? `${event.phoneE164} (typed “${show(event.phoneRaw)}”)` : null} />
+        <Row label="E-mail" value={event.email} />
+        <Row label="SMS box" value={event.smsCheckbox === null ? null : event.smsCheckbox ? "ticked" : "not ticked"} />
+        <Row label="Terms box" value={event.termsCheckbox === null ? null : event.termsCheckbox ? "ticked" : "not ticked"} />
+        <Row label="Source" value={event.source} />
+        <Row label="IP address" value={event.ip} />
+        <Row label="User agent" value={event.userAgent} />
+        <Row label="Language" value={event.acceptLanguage} />
+        <Row label="Page" value={event.pageUrl} />
+        <Row label="Referrer" value={event.referrer} />
+        <Row label="Click id" value={event.clickId} />
+        <Row label="Do-Not-Call check" value={event.dnc.result ? `${event.dnc.result} (policy ${show(event.dnc.policy)}, registry data of ${show(event.dnc.dataDate)})` : null} />
+        {event.inbound.sid ? <Row label="Text received" value={`“${show(event.inbound.body)}” (${event.inbound.sid})`} /> : null}
+        <Row label="Chain" value={event.chain ? `seq ${event.chain.seq}, sealed ${event.chain.sealedAt}; ${signed ? T.signed : T.notYetSigned}` : T.notYetSealed} />
+        {event.chain ? <Row label="Hash" value={event.chain.hash} mono /> : null}
+      </dl>
+      {event.consentText ? (
+        <div className="mt-3">
+          <p className="text-sm font-bold">
+            {T.disclosure} (version {show(event.consentVersion)}, SHA-256 <span className="font-mono text-xs [overflow-wrap:anywhere]">{show(event.consentTextSha256)}</span>)
+          </p>
+          <blockquote className="mt-1 border-l-4 border-border pl-3 text-sm">{event.consentText}</blockquote>
+          {event.termsText ? (
+            <>
+              <p className="mt-2 text-sm font-bold">{T.terms} (version {show(event.termsVersion)})</p>
+              <blockquote className="mt-1 border-l-4 border-border pl-3 text-sm">{event.termsText}</blockquote>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      {event.texts.length > 0 ? (
+        <div className="mt-3">
+          <p className="text-sm font-bold">{T.textsSent}</p>
+          <ul className="mt-1 space-y-1 text-sm">
+            {event.texts.map((text) => (
+              <li key={`${text.kind}-${text.createdAt}`}>
+                “{text.body}” — {text.kind}, {text.status}
+                {text.providerStatus ? ` (provider: ${text.providerStatus})` : ""}
+                {text.sentAt ? `, sent ${text.sentAt}` : ""}
+                {text.providerId ? `, ${text.providerId}` : ""}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** The certificate as a page to read and print; the same on the admin page and behind a share link. */
+export function ConsentCertificateView({ certificate, downloadHref, children }: { certificate: Certificate; downloadHref?: string; children?: React.ReactNode }) {
+  const person = certificate.subscriber;
+  return (
+    <article aria-labelledby="certificate-heading" className="consent-certificate space-y-6">
+      <header className="space-y-2">
+        <h1 id="certificate-heading" className="text-3xl font-extrabold text-primary">
+          {T.title}
+        </h1>
+        <p className="text-muted-foreground">{T.intro}</p>
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm [overflow-wrap:anywhere]">
+          <Row label="Subscriber" value={person.id} mono />
+          <Row label="Name" value={[person.firstName, person.lastName].filter(Boolean).join(" ") || null} />
+          <Row label={person.channel === "sms" ? "Number" : "E-mail"} value={person.phoneE164 ?? person.email} />
+          <Row label="Status now" value={person.status} />
+          <Row label="Issued" value={certificate.issuedAt} />
+          <Row
+            label="Signed chain head"
+            value={certificate.chainHead ? `seq ${certificate.chainHead.seq}, ${certificate.chainHead.signedAt}, key ${certificate.chainHead.keyId}` : null}
+          />
+          <Row label="Public key (Ed25519)" value={certificate.signingKey.publicKey} mono />
+        </dl>
+        {downloadHref ? (
+          <p className="print:hidden">
+            <a href={downloadHref} className="text-accent-strong underline" download>
+              {T.download}
+            </a>
+          </p>
+        ) : null}
+        {children}
+      </header>
+      {certificate.events.length === 0 ? <p>{T.noEvents}</p> : null}
+      {certificate.events.map((event) => (
+        <EventSection key={event.id} event={event} head={certificate.chainHead} />
+      ))}
+    </article>
+  );
+}

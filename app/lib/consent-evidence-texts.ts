@@ -1,0 +1,58 @@
+/** Words of the admin's consent-evidence pages (decision 069). */
+export const CONSENT_CHAIN_TEXTS = {
+  title: "Consent Evidence",
+  description: "The consent records' hash chain and its signed head.",
+  intro:
+    "Every consent event (opt-in, confirmation, STOP, HELP, START, bounce) is sealed into a hash chain within seconds of being recorded: each row's hash covers the event and the row before it. The chain's newest row is signed with a key kept outside the database, so a record edited, deleted or re-ordered afterwards, even with the chain recomputed, is found by the check below or by npm run consent:verify.",
+  verify: "Check the Chain Now",
+  okTitle: "The Chain Matches",
+  failedTitle: "The Chain Does Not Match",
+  okDescription: (checked: number, pending: number) =>
+    `All ${checked.toLocaleString("en-US")} sealed consent events match their hashes, in order, up to the signed head.${pending > 0 ? ` ${pending.toLocaleString("en-US")} more are queued for sealing.` : ""}`,
+  noHead: "No head signed yet: the chain is signed within a minute of its first event.",
+} as const;
+
+/** A share link lives at most this long: it cannot be withdrawn before it expires (decision 070). */
+export const SHARE_MAX_DAYS = 30;
+
+/** Words of the consent certificate page (decision 070). */
+export const CERTIFICATE_TEXTS = {
+  title: "Consent Certificate",
+  description: "What this person agreed to, when, and how, from the append-only consent record.",
+  intro:
+    "Every consent event recorded for this person, oldest first, as stored when it happened: the exact disclosure shown with its version and SHA-256, both boxes, the request's details, the Do-Not-Call check and the texts sent. Each event's place in the signed hash chain shows the record was not edited afterwards.",
+  grants: "Grants consent",
+  signed: "covered by the signed head",
+  notYetSigned: "not yet covered by a signed head (signed within a minute)",
+  notYetSealed: "queued for the chain (sealed within seconds)",
+  disclosure: "Disclosure shown",
+  terms: "Terms box text",
+  textsSent: "Texts this event sent",
+  download: "Download the signed certificate (JSON)",
+  noEvents: "No consent events are recorded for this subscriber.",
+  shareIntro: "Share this certificate with a lawyer or a lead buyer: the link opens it without an account until it expires. It cannot be withdrawn earlier.",
+  shareDays: "Valid for days",
+  shareButton: "Create Share Link",
+  shareDaysInvalid: "Choose between 1 and 30 days.",
+  shareReady: (expiresAt: string) => `Link valid until ${expiresAt.slice(0, 16).replace("T", " ")} UTC:`,
+  sharedUntil: (expiresAt: string) => `Shared by the publisher; this link works until ${expiresAt.slice(0, 16).replace("T", " ")} UTC.`,
+  shareExpired: "This certificate link has expired. Ask the publisher for a new one.",
+  shareInvalid: "This certificate link is not valid.",
+  actions: {
+    opt_in: "SMS opt-in",
+    doi_confirmed: "Confirmed by text (Y)",
+    doi_declined: "Declined by text",
+    doi_expired: "Confirmation expired",
+    opt_out: "Opt-out",
+    start: "Opted back in (START)",
+    help: "HELP",
+    refused_dnc: "Refused: Do-Not-Call",
+    email_subscribe: "Newsletter sign-up",
+    email_confirm: "Newsletter confirmed",
+    email_unsubscribe: "Newsletter unsubscribe",
+    email_resubscribe: "Newsletter re-subscribed",
+    email_bounce: "E-mail bounced",
+    email_complaint: "Spam complaint",
+    email_import: "Imported newsletter subscriber",
+  },
+} as const;

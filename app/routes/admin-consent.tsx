@@ -1,0 +1,86 @@
+import { data, Form } from "react-router";
+import { sql } from "drizzle-orm";
+import type { Route } from "./+types/admin-consent";
+import { requireAdmin } from "~/auth/guards.server";
+import { Button } from "~/components/ui/button";
+import { NoticeBanner } from "~/components/ui/notice-banner";
+import { getDb } from "~/db/database.server";
+import { toNumber } from "~/db/client.server";
+import { readFormOrAnswer } from "~/http/body.server";
+import { getEnv } from "~/http/env.server";
+import { CONSENT_CHAIN_TEXTS as T } from "~/lib/consent-evidence-texts";
+import type { Notice } from "~/lib/notices";
+import { pageMeta } from "~/lib/route-meta";
+import { latestSignedHead, verifyConsentChain } from "~/services/consent/chain.server";
+import { signerFromEnv } from "~/services/consent/signing.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const db = await getDb();
+  const signer = signerFromEnv(getEnv());
+  const head = await latestSignedHead(db);
+  const counts = await db.execute<{ sealed: unknown; pending: unknown }>(
+    sql`SELECT (SELECT count(*) FROM consent_chain) AS sealed, (SELECT count(DISTINCT event_id) FROM consent_chain_pending) AS pending`,
+  );
+  return {
+    sealed: toNumber(counts.rows[0]?.sealed),
+    pending: toNumber(counts.rows[0]?.pending),
+    head: head ? { seq: head.seq, hash: head.hash, keyId: head.keyId, signedAt: head.signedAt.toISOString() } : null,
+    keyId: signer.keyId,
+    publicKeyPem: signer.publicKeyPem,
+  };
+}
+
+type ActionData = { notice: Notice; problem?: { seq: number | null; eventId: number | null; kind: string } };
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const body = await readFormOrAnswer(request);
+  if ("answer" in body) return body.answer;
+  if (body.form.intent !== "verify") return data({ notice: { title: "Not Understood", description: "This form has one button: check the chain.", variant: "error" } } satisfies ActionData, { status: 400 });
+  const result = await verifyConsentChain(await getDb(), signerFromEnv(getEnv()));
+  if (result.ok) return data({ notice: { title: T.okTitle, description: T.okDescription(result.checked, result.pending), variant: "success" } } satisfies ActionData);
+  const problem = result.problem!;
+  return data({
+    notice: { title: T.failedTitle, description: `${problem.detail}. ${result.checked.toLocaleString("en-US")} rows before it match.`, variant: "error" },
+    problem: { seq: problem.seq, eventId: problem.eventId, kind: problem.kind },
+  } satisfies ActionData);
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: T.title, description: T.description, path: "/admin/consent", noindex: true });
+
+export default function AdminConsent({ loaderData, actionData }: Route.ComponentProps) {
+  const { head } = loaderData;
+  return (
+    <section aria-labelledby="consent-heading" className="space-y-6">
+      <h1 id="consent-heading" className="text-3xl font-extrabold text-primary">
+        {T.title}
+      </h1>
+      <p className="max-w-3xl text-muted-foreground">{T.intro}</p>
+      {actionData && "notice" in actionData ? <NoticeBanner notice={actionData.notice} /> : null}
+      <dl className="grid max-w-3xl grid-cols-[auto_1fr] gap-x-6 gap-y-2 [overflow-wrap:anywhere]">
+        <dt className="font-bold">Sealed events</dt>
+        <dd data-testid="chain-sealed">{loaderData.sealed.toLocaleString("en-US")}</dd>
+        <dt className="font-bold">Queued for sealing</dt>
+        <dd>{loaderData.pending.toLocaleString("en-US")}</dd>
+        <dt className="font-bold">Signed head</dt>
+        <dd>{head ? `seq ${head.seq.toLocaleString("en-US")}, signed ${head.signedAt.slice(0, 19).replace("T", " ")} UTC with key ${head.keyId}` : T.noHead}</dd>
+        {head ? (
+          <>
+            <dt className="font-bold">Head hash</dt>
+            <dd className="font-mono text-sm">{head.hash}</dd>
+          </>
+        ) : null}
+        <dt className="font-bold">This server&rsquo;s key</dt>
+        <dd>
+          <span className="font-mono text-sm">{loaderData.keyId}</span>
+          <pre className="mt-1 whitespace-pre-wrap font-mono text-xs">{loaderData.publicKeyPem}</pre>
+        </dd>
+      </dl>
+      <Form method="post">
+        <input type="hidden" name="intent" value="verify" />
+        <Button type="submit">{T.verify}</Button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { asc, eq, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { toNumber } from "~/db/client.server";
+import { consentEvents, subscribers } from "~/db/schema";
+import { recipientLocation } from "~/services/sending/quiet-hours";
+import { latestSignedHead } from "./chain.server";
+import type { ConsentSigner } from "./signing.server";
+import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
+
+/** Consent events that grant or confirm consent: each gets a certificate section of its own. */
+export const GRANTING_ACTIONS = new Set(["opt_in", "doi_confirmed", "email_confirm", "start", "email_resubscribe"]);
+
+export type CertificateEvent = {
+  id: number;
+  action: string;
+  grants: boolean;
+  channel: string;
+  occurredAt: string;
+  /** The person's local time, from the area code's zone (first zone when it spans several). */
+  localTime: string | null;
+  localZone: string | null;
+  phoneE164: string | null;
+  phoneRaw: string | null;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  consentText: string | null;
+  consentVersion: string | null;
+  consentTextSha256: string | null;
+  termsText: string | null;
+  termsVersion: string | null;
+  smsCheckbox: boolean | null;
+  termsCheckbox: boolean | null;
+  ip: string | null;
+  userAgent: string | null;
+  acceptLanguage: string | null;
+  pageUrl: string | null;
+  referrer: string | null;
+  clickId: string | null;
+  source: string | null;
+  dnc: { policy: string | null; result: string | null; dataDate: string | null };
+  inbound: { sid: string | null; body: string | null };
+  texts: ConsentText[];
+  chain: { seq: number; prevHash: string; hash: string; sealedAt: string } | null;
+};
+
+export type Certificate = {
+  format: "patriot-investor-consent-certificate";
+  version: 1;
+  issuedAt: string;
+  subscriber: { id: string; channel: string; status: string; phoneE164: string | null; email: string | null; firstName: string | null; lastName: string | null; createdAt: string };
+  events: CertificateEvent[];
+  /** The newest signed head of the chain; an event with seq at or below it is covered by its signature. */
+  chainHead: { seq: number; hash: string; signedAt: string; keyId: string; signature: string } | null;
+  signingKey: { keyId: string; algorithm: "Ed25519"; publicKey: string };
+};
+
+function localTimeOf(instant: Date, phone: string | null) {
+  if (!phone) return { localTime: null, localZone: null };
+  const zone = recipientLocation(phone).zones[0] ?? null;
+  if (!zone) return { localTime: null, localZone: null };
+  const text = new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "medium", timeStyle: "long" }).format(instant);
+  return { localTime: text, localZone: zone };
+}
+
+/** Everything the record holds about one person's consent, in time order, with each event's place in the chain. */
+export async function buildCertificate(db: Db, subscriberId: string, signer: ConsentSigner, now = new Date()): Promise<Certificate | null> {
+  const [subscriber] = await db.select().from(subscribers).where(eq(subscribers.id, subscriberId));
+  if (!subscriber) return null;
+  const events = await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, subscriberId)).orderBy(asc(consentEvents.occurredAt), asc(consentEvents.id));
+  const links = await db.execute<{ seq: unknown; event_id: unknown; prev_hash: string; hash: string; sealed_at: unknown }>(sql`
+    SELECT c.seq, c.event_id, c.prev_hash, c.hash, c.sealed_at FROM consent_chain c
+    JOIN consent_events e ON e.id = c.event_id WHERE e.subscriber_id = ${subscriberId}`);
+  const chainOf = new Map(
+    links.rows.map((row) => [
+      toNumber(row.event_id),
+      { seq: toNumber(row.seq), prevHash: row.prev_hash, hash: row.hash, sealedAt: new Date(String(row.sealed_at)).toISOString() },
+    ]),
+  );
+  const head = await latestSignedHead(db);
+  const phone = subscriber.phoneE164;
+  return {
+    format: "patriot-investor-consent-certificate",
+    version: 1,
+    issuedAt: now.toISOString(),
+    subscriber: {
+      id: subscriber.id,
+      channel: subscriber.channel,
+      status: subscriber.status,
+      phoneE164: subscriber.phoneE164,
+      email: subscriber.email,
+      firstName: subscriber.firstName,
+      lastName: subscriber.lastName,
+      createdAt: subscriber.createdAt.toISOString(),
+    },
+    events: await Promise.all(
+      events.map(async (event) => ({
+        id: event.id,
+        action: event.action,
+        grants: GRANTING_ACTIONS.has(event.action),
+        channel: event.channel,
+        occurredAt: event.occurredAt.toISOString(),
+        ...localTimeOf(event.occurredAt, event.phoneE164 ?? phone),
+        phoneE164: event.phoneE164,
+        phoneRaw: event.phoneRaw,
+        email: event.email,
+        firstName: event.firstName,
+        lastName: event.lastName,
+        consentText: event.consentText,
+        consentVersion: event.consentVersion,
+        consentTextSha256: event.consentTextSha256,
+        termsText: event.termsText,
+        termsVersion: event.termsVersion,
+        smsCheckbox: event.smsCheckbox,
+        termsCheckbox: event.termsCheckbox,
+        ip: event.ip,
+        userAgent: event.userAgent,
+        acceptLanguage: event.acceptLanguage,
+        pageUrl: event.pageUrl,
+        referrer: event.referrer,
+        clickId: event.clickId,
+        source: event.source,
+        dnc: { policy: event.dncPolicy, result: event.dncResult, dataDate: event.dncDataDate },
+        inbound: { sid: event.inboundMessageSid, body: event.inboundBody },
+        texts: event.channel === "sms" ? await textsOfConsentEvent(db, event) : [],
+        chain: chainOf.get(event.id) ?? null,
+      })),
+    ),
+    chainHead: head ? { seq: head.seq, hash: head.hash, signedAt: head.signedAt.toISOString(), keyId: head.keyId, signature: head.signature } : null,
+    signingKey: { keyId: signer.keyId, algorithm: "Ed25519", publicKey: signer.publicKey },
+  };
+}
+
+/**
+ * The certificate as a signed JSON document: `certificate` as sent, and an Ed25519 signature over
+ * its exact UTF-8 text (`JSON.stringify(certificate)`), checkable with the public key inside it
+ * and the one at /admin/consent.
+ */
+export function signCertificate(certificate: Certificate, signer: ConsentSigner) {
+  const payload = JSON.stringify(certificate);
+  return `{"certificate":${payload},"signature":{"algorithm":"Ed25519","keyId":"${signer.keyId}","over":"the UTF-8 text of the certificate value exactly as it appears here","value":"${signer.sign(payload)}"}}`;
+}

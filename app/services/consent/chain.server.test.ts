@@ -1,0 +1,215 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { openDatabase, toNumber, type Db } from "~/db/client.server";
+import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
+import { optInToSms } from "../subscription/sms-opt-in.server";
+import { chainHash, sealConsentChain, signConsentChainHead, verifyConsentChain } from "./chain.server";
+import { consentSigner } from "./signing.server";
+
+const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const };
+const signer = consentSigner("chain-test-secret-0123456789-abcdefghijklmnop");
+const otherSigner = consentSigner("someone-else-s-secret-0123456789-abcdefghijk");
+
+let phoneCounter = 0;
+async function optIn(db: Db) {
+  phoneCounter++;
+  const phone = `212-456-${String(1000 + phoneCounter).padStart(4, "0")}`;
+  const result = await optInToSms(
+    db,
+    { firstName: "Betsy", lastName: "Ross", phone, clickId: `click-${phoneCounter}`, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE },
+    SETTINGS,
+  );
+  expect(result).toMatchObject({ ok: true });
+}
+
+async function eventIds(db: Db) {
+  const result = await db.execute<{ id: unknown }>(sql`SELECT id FROM consent_events ORDER BY id`);
+  return result.rows.map((row) => toNumber(row.id));
+}
+
+/** Runs `tamper` as someone with direct access to the database: the append-only triggers off, then back on. */
+async function tamper(db: Db, table: "consent_events" | "consent_chain", statements: ReturnType<typeof sql>[]) {
+  await db.execute(sql.raw(`ALTER TABLE ${table} DISABLE TRIGGER ALL`));
+  try {
+    for (const statement of statements) await db.execute(statement);
+  } finally {
+    await db.execute(sql.raw(`ALTER TABLE ${table} ENABLE TRIGGER ALL`));
+  }
+}
+
+describe.each(DB_KINDS)("consent hash chain on %s", (kind) => {
+  const database = useTestDatabase(kind);
+
+  it("seals every consent event in one linear chain and signs its head", async () => {
+    const { db } = database;
+    for (let i = 0; i < 6; i++) await optIn(db);
+    const before = await verifyConsentChain(db, signer);
+    expect(before.pending).toBe(6);
+    expect(await sealConsentChain(db)).toBe(6);
+    const head = await signConsentChainHead(db, signer);
+    expect(head).toMatchObject({ seq: 6, keyId: signer.keyId });
+    const result = await verifyConsentChain(db, signer);
+    expect(result).toMatchObject({ ok: true, checked: 6, pending: 0, headSigned: true, problem: null });
+    // Nothing new: no new signature.
+    expect(await signConsentChainHead(db, signer)).toBeNull();
+  });
+
+  it("names an event edited in the database", async () => {
+    const { db } = database;
+    const ids = await eventIds(db);
+    const target = ids[2]!;
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET sms_checkbox = false WHERE id = ${target}`]);
+    const result = await verifyConsentChain(db, signer);
+    expect(result.ok).toBe(false);
+    expect(result.problem).toMatchObject({ kind: "edited", eventId: target, seq: 3 });
+    expect(result.checked).toBe(2);
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET sms_checkbox = true WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+  });
+
+  it("notices an edit of the time by a microsecond", async () => {
+    const { db } = database;
+    const target = (await eventIds(db))[4]!;
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET occurred_at = occurred_at + interval '1 microsecond' WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET occurred_at = occurred_at - interval '1 microsecond' WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+  });
+
+  it("names an event deleted from the database", async () => {
+    const { db } = database;
+    const target = (await eventIds(db))[3]!;
+    await tamper(db, "consent_events", [
+      sql`CREATE TEMP TABLE saved_event AS SELECT * FROM consent_events WHERE id = ${target}`,
+      sql`DELETE FROM consent_events WHERE id = ${target}`,
+    ]);
+    const result = await verifyConsentChain(db, signer);
+    expect(result.problem).toMatchObject({ kind: "deleted", eventId: target, seq: 4 });
+    await tamper(db, "consent_events", [sql`INSERT INTO consent_events SELECT * FROM saved_event`, sql`DROP TABLE saved_event`]);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+  });
+
+  it("names the first of two events whose places were swapped", async () => {
+    const { db } = database;
+    const ids = await eventIds(db);
+    const [a, b] = [ids[1]!, ids[2]!];
+    const swap = [
+      sql`UPDATE consent_events SET id = -1 WHERE id = ${a}`,
+      sql`UPDATE consent_events SET id = ${a} WHERE id = ${b}`,
+      sql`UPDATE consent_events SET id = ${b} WHERE id = -1`,
+    ];
+    await tamper(db, "consent_events", swap);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: a, seq: 2 });
+    await tamper(db, "consent_events", swap);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+  });
+
+  it("names the first chain row out of order when the chain's rows are re-ordered, and a removed chain row", async () => {
+    const { db } = database;
+    const swap = [
+      sql`UPDATE consent_chain SET seq = -1 WHERE seq = 3`,
+      sql`UPDATE consent_chain SET seq = 3 WHERE seq = 4`,
+      sql`UPDATE consent_chain SET seq = 4 WHERE seq = -1`,
+    ];
+    await tamper(db, "consent_chain", swap);
+    const ids = await eventIds(db);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "reordered", seq: 3, eventId: ids[3] });
+    await tamper(db, "consent_chain", swap);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+
+    await tamper(db, "consent_chain", [
+      sql`CREATE TEMP TABLE saved_link AS SELECT * FROM consent_chain WHERE seq = 5`,
+      sql`DELETE FROM consent_chain WHERE seq = 5`,
+    ]);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "missing_link", seq: 6 });
+    await tamper(db, "consent_chain", [sql`INSERT INTO consent_chain SELECT * FROM saved_link`, sql`DROP TABLE saved_link`]);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+  });
+
+  it("catches a chain rewritten after an edit by its signed head, and a head signed by another key", async () => {
+    const { db } = database;
+    const last = (await eventIds(db)).at(-1)!;
+    const row = await db.execute<{ prev_hash: string; hash: string }>(sql`SELECT prev_hash, hash FROM consent_chain WHERE seq = 6`);
+    const original = row.rows[0]!.hash;
+    // The forger edits the newest event and recomputes its chain row, so the chain is consistent.
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET first_name = 'Mallory' WHERE id = ${last}`]);
+    const json = await db.execute<{ first_name: string }>(sql`SELECT first_name FROM consent_events WHERE id = ${last}`);
+    expect(json.rows[0]!.first_name).toBe("Mallory");
+    const { canonicalEventJson } = await import("./chain.server");
+    const canonical = await db.execute<Record<string, unknown>>(sql`
+      SELECT id::text AS id, subscriber_id::text AS subscriber_id, channel, action, phone_e164, phone_raw, email, first_name, last_name,
+        consent_text, consent_version, consent_text_sha256, terms_text, terms_version, sms_checkbox, terms_checkbox, ip, user_agent,
+        accept_language, page_url, referrer, click_id, source, dnc_policy, dnc_result, to_char(dnc_data_date, 'YYYY-MM-DD') AS dnc_data_date,
+        inbound_message_sid, inbound_body, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at
+      FROM consent_events WHERE id = ${last}`);
+    const forged = chainHash(6, row.rows[0]!.prev_hash, canonicalEventJson(canonical.rows[0]!));
+    await tamper(db, "consent_chain", [sql`UPDATE consent_chain SET hash = ${forged} WHERE seq = 6`]);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "head_mismatch", seq: 6 });
+
+    // Signing the forged head with another key does not help.
+    await signConsentChainHead(db, otherSigner);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "head_signature", seq: 6 });
+
+    await tamper(db, "consent_chain", [sql`UPDATE consent_chain SET hash = ${original} WHERE seq = 6`]);
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET first_name = 'Betsy' WHERE id = ${last}`]);
+    await signConsentChainHead(db, signer);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+  });
+
+  it("names an event inserted around the trigger", async () => {
+    const { db } = database;
+    await tamper(db, "consent_events", [
+      sql`INSERT INTO consent_events (subscriber_id, channel, action) SELECT subscriber_id, channel, 'help' FROM consent_events ORDER BY id LIMIT 1`,
+    ]);
+    const stray = Math.max(...(await eventIds(db)));
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "unsealed", eventId: stray });
+  });
+});
+
+describe("consent hash chain with concurrent opt-ins and sealers on postgres", () => {
+  const database = useTestDatabase("postgres");
+
+  it("stays linear while several connections insert and two processes seal at once", async () => {
+    const { db } = database;
+    const second = await openDatabase({ url: database.url! });
+    try {
+      let sealing = true;
+      const sealers = [db, second.db].map(async (handle) => {
+        let sealed = 0;
+        while (sealing) sealed += await sealConsentChain(handle);
+        return sealed;
+      });
+      await Promise.all(Array.from({ length: 40 }, (_, i) => optIn(i % 2 === 0 ? db : second.db)));
+      sealing = false;
+      const sealedDuring = (await Promise.all(sealers)).reduce((sum, n) => sum + n, 0);
+      const sealedAfter = await sealConsentChain(db);
+      expect(sealedDuring + sealedAfter).toBe(40);
+      await signConsentChainHead(second.db, signer);
+      expect(await verifyConsentChain(db, signer)).toMatchObject({ ok: true, checked: 40, pending: 0, headSigned: true });
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("consent hash chain through db:export and db:import", () => {
+  const from = useTestDatabase("pglite");
+  const to = useTestDatabase("postgres");
+
+  it("verifies on PostgreSQL after moving from the embedded database, queued events included", async () => {
+    const { exportDatabase, importDatabase } = await import("~/db/transfer.server");
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    for (let i = 0; i < 3; i++) await optIn(from.db);
+    await sealConsentChain(from.db);
+    await signConsentChainHead(from.db, signer);
+    await optIn(from.db); // still queued when exported
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "chain-")), "export.jsonl");
+    await exportDatabase({ kind: "pglite", db: from.db }, file);
+    await importDatabase({ db: to.db }, file);
+    expect(await verifyConsentChain(to.db, signer)).toMatchObject({ ok: true, checked: 3, pending: 1, headSigned: true });
+    expect(await sealConsentChain(to.db)).toBe(1);
+    expect(await verifyConsentChain(to.db, signer)).toMatchObject({ ok: true, checked: 4, pending: 0 });
+  });
+});

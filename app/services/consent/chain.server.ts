@@ -1,0 +1,284 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { toNumber } from "~/db/client.server";
+import { startJobLoop, type JobLogger, type JobLoop } from "~/services/job-loop.server";
+import type { ConsentSigner } from "./signing.server";
+
+/**
+ * The hash chain over consent_events (decision 069).
+ *
+ * An event is queued for the chain by a trigger in the very statement that inserts it (the
+ * opt-in's one statement stays one statement and takes no lock), and a sealing step, serialized
+ * across processes by an advisory lock, appends each queued event to consent_chain in the order it
+ * takes them: seq 1, 2, 3 …, hash = SHA-256 over the version, seq, the previous hash and the
+ * event's canonical content. The chain's order is the sealing order, not the id order: an insert
+ * that commits late (a lower id after a higher one) is simply sealed later, and the chain stays
+ * linear. The head is signed now and then with a key kept outside the database.
+ */
+
+export const GENESIS_HASH = "0".repeat(64);
+const CHAIN_LOCK_KEY = 72_410_069; // any constant shared by every process of this app
+export const SEAL_BATCH = 1_000;
+const VERIFY_BATCH = 5_000;
+
+/**
+ * The event's columns the hash covers (version 1), in this order. A column added to consent_events
+ * later is not covered until a new version lists it; old rows keep the version they were sealed with.
+ */
+export const CHAIN_V1_COLUMNS = [
+  "id",
+  "subscriber_id",
+  "channel",
+  "action",
+  "phone_e164",
+  "phone_raw",
+  "email",
+  "first_name",
+  "last_name",
+  "consent_text",
+  "consent_version",
+  "consent_text_sha256",
+  "terms_text",
+  "terms_version",
+  "sms_checkbox",
+  "terms_checkbox",
+  "ip",
+  "user_agent",
+  "accept_language",
+  "page_url",
+  "referrer",
+  "click_id",
+  "source",
+  "dnc_policy",
+  "dnc_result",
+  "dnc_data_date",
+  "inbound_message_sid",
+  "inbound_body",
+  "occurred_at",
+] as const;
+
+type CanonicalRow = Record<(typeof CHAIN_V1_COLUMNS)[number], string | boolean | null>;
+
+/**
+ * Each column as text the database writes the same way on every server and in every session:
+ * ids as digits, the time in UTC to the microsecond (a JavaScript Date would drop the micro-
+ * seconds, and an edit of them would pass), the date as YYYY-MM-DD.
+ */
+function canonicalSelect(alias: string) {
+  const column = (name: string) => {
+    const ref = `${alias}.${name}`;
+    if (name === "id" || name === "subscriber_id") return `${ref}::text AS ${name}`;
+    if (name === "occurred_at") return `to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at`;
+    if (name === "dnc_data_date") return `to_char(${ref}, 'YYYY-MM-DD') AS dnc_data_date`;
+    return `${ref} AS ${name}`;
+  };
+  return sql.raw(CHAIN_V1_COLUMNS.map(column).join(", "));
+}
+
+export function canonicalEventJson(row: Record<string, unknown>) {
+  const canonical = Object.fromEntries(CHAIN_V1_COLUMNS.map((name) => [name, (row[name] ?? null) as string | boolean | null])) as CanonicalRow;
+  return JSON.stringify(canonical);
+}
+
+export function chainHash(seq: number, prevHash: string, eventJson: string) {
+  return createHash("sha256").update(`consent-chain-v1\n${seq}\n${prevHash}\n${eventJson}`, "utf8").digest("hex");
+}
+
+export function headMessage(seq: number, hash: string, signedAt: string) {
+  return `consent-chain-head-v1\n${seq}\n${hash}\n${signedAt}`;
+}
+
+/**
+ * Appends every queued event to the chain, SEAL_BATCH at a time, one transaction a batch; answers
+ * how many it sealed. Processes sealing at once wait on the lock and find the queue emptied.
+ */
+export async function sealConsentChain(db: Db, options: { isStopped?: () => boolean } = {}) {
+  const isStopped = options.isStopped ?? (() => false);
+  let total = 0;
+  while (!isStopped()) {
+    const sealed = await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY})`);
+      const queued = await tx.execute<{ event_id: unknown }>(
+        sql`SELECT DISTINCT event_id FROM consent_chain_pending ORDER BY event_id LIMIT ${SEAL_BATCH}`,
+      );
+      if (queued.rows.length === 0) return 0;
+      const ids = queued.rows.map((row) => String(row.event_id));
+      const idList = sql.join(
+        ids.map((id) => sql`${id}::bigint`),
+        sql`, `,
+      );
+      // An event already chained (a db:import loads the queue and fires the trigger) or gone is not sealed again.
+      const events = await tx.execute<Record<string, unknown>>(sql`
+        SELECT ${canonicalSelect("e")} FROM consent_events e
+        WHERE e.id IN (${idList}) AND NOT EXISTS (SELECT 1 FROM consent_chain c WHERE c.event_id = e.id)
+        ORDER BY e.id`);
+      const head = await tx.execute<{ seq: unknown; hash: string }>(sql`SELECT seq, hash FROM consent_chain ORDER BY seq DESC LIMIT 1`);
+      let seq = head.rows[0] ? toNumber(head.rows[0].seq) : 0;
+      let prevHash = head.rows[0]?.hash ?? GENESIS_HASH;
+      const rows = events.rows.map((event) => {
+        seq += 1;
+        const hash = chainHash(seq, prevHash, canonicalEventJson(event));
+        const row = sql`(${seq}, ${String(event.id)}::bigint, 1, ${prevHash}, ${hash})`;
+        prevHash = hash;
+        return row;
+      });
+      if (rows.length > 0) {
+        await tx.execute(sql`INSERT INTO consent_chain (seq, event_id, version, prev_hash, hash) VALUES ${sql.join(rows, sql`, `)}`);
+      }
+      await tx.execute(sql`DELETE FROM consent_chain_pending WHERE event_id IN (${idList})`);
+      return ids.length;
+    });
+    total += sealed;
+    if (sealed < SEAL_BATCH) break;
+  }
+  return total;
+}
+
+export type ChainHead = { seq: number; hash: string; keyId: string; publicKey: string; signature: string; signedAt: Date };
+
+export async function latestSignedHead(db: Db): Promise<ChainHead | null> {
+  const result = await db.execute<{ seq: unknown; hash: string; key_id: string; public_key: string; signature: string; signed_at: unknown }>(
+    sql`SELECT seq, hash, key_id, public_key, signature, signed_at FROM consent_chain_heads ORDER BY id DESC LIMIT 1`,
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  return { seq: toNumber(row.seq), hash: row.hash, keyId: row.key_id, publicKey: row.public_key, signature: row.signature, signedAt: new Date(String(row.signed_at)) };
+}
+
+/**
+ * Signs the chain's head when it has moved since the last signature and that signature is at
+ * least `minIntervalMs` old (or always, with 0). Answers the new head, or null when none was due.
+ */
+export async function signConsentChainHead(db: Db, signer: ConsentSigner, options: { minIntervalMs?: number; now?: Date } = {}) {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY})`);
+    const head = await tx.execute<{ seq: unknown; hash: string }>(sql`SELECT seq, hash FROM consent_chain ORDER BY seq DESC LIMIT 1`);
+    if (!head.rows[0]) return null;
+    const seq = toNumber(head.rows[0].seq);
+    const last = await latestSignedHead(tx as unknown as Db);
+    const now = options.now ?? new Date();
+    if (last && last.seq === seq && last.keyId === signer.keyId) return null;
+    if (last && now.getTime() - last.signedAt.getTime() < (options.minIntervalMs ?? 0)) return null;
+    const signedAt = now.toISOString();
+    const signature = signer.sign(headMessage(seq, head.rows[0].hash, signedAt));
+    await tx.execute(sql`
+      INSERT INTO consent_chain_heads (seq, hash, key_id, public_key, signature, signed_at)
+      VALUES (${seq}, ${head.rows[0].hash}, ${signer.keyId}, ${signer.publicKey}, ${signature}, ${signedAt})`);
+    return { seq, hash: head.rows[0].hash, keyId: signer.keyId, publicKey: signer.publicKey, signature, signedAt: new Date(signedAt) } satisfies ChainHead;
+  });
+}
+
+export type ChainProblem = {
+  /** The chain row (seq) and consent event (id) where the chain first fails to match. */
+  seq: number | null;
+  eventId: number | null;
+  kind: "edited" | "deleted" | "missing_link" | "reordered" | "unsealed" | "head_signature" | "head_mismatch";
+  detail: string;
+};
+
+export type ChainVerification = {
+  ok: boolean;
+  /** Chain rows checked. */
+  checked: number;
+  /** Events queued and not yet sealed (normal for a second or so after an insert). */
+  pending: number;
+  head: ChainHead | null;
+  /** The newest signed head checked out with this server's public key. */
+  headSigned: boolean;
+  problem: ChainProblem | null;
+  elapsedMs: number;
+};
+
+/**
+ * Walks the chain from seq 1, recomputing each hash from the event as it is now, and answers the
+ * first row that does not match: an edited event (its hash differs), a deleted one (its chain row
+ * remains), a removed chain row (a gap in seq), rows put in another order (a row's previous hash
+ * is not the hash before it). Then checks the newest signed head against the chain with the
+ * configured public key (an attacker who rewrites the whole chain cannot sign its new head), and
+ * that every event is in the chain or the queue.
+ */
+export async function verifyConsentChain(db: Db, signer: ConsentSigner): Promise<ChainVerification> {
+  const started = Date.now();
+  let checked = 0;
+  let expectedSeq = 1;
+  let prevHash = GENESIS_HASH;
+  let problem: ChainProblem | null = null;
+  const hashes = new Map<number, string>();
+  const head = await latestSignedHead(db);
+
+  while (!problem) {
+    const batch = await db.execute<Record<string, unknown> & { c_seq: unknown; c_event_id: unknown; c_prev_hash: string; c_hash: string; id: unknown }>(sql`
+      SELECT c.seq AS c_seq, c.event_id AS c_event_id, c.prev_hash AS c_prev_hash, c.hash AS c_hash, ${canonicalSelect("e")}
+      FROM consent_chain c LEFT JOIN consent_events e ON e.id = c.event_id
+      WHERE c.seq >= ${expectedSeq} ORDER BY c.seq LIMIT ${VERIFY_BATCH}`);
+    if (batch.rows.length === 0) break;
+    for (const row of batch.rows) {
+      const seq = toNumber(row.c_seq);
+      const eventId = toNumber(row.c_event_id);
+      if (seq !== expectedSeq) {
+        problem = { seq, eventId, kind: "missing_link", detail: `chain rows ${expectedSeq}${seq - 1 > expectedSeq ? `–${seq - 1}` : ""} are missing before seq ${seq} (event ${eventId})` };
+        break;
+      }
+      if (row.id === null || row.id === undefined) {
+        problem = { seq, eventId, kind: "deleted", detail: `consent event ${eventId} (seq ${seq}) is missing: the row was deleted` };
+        break;
+      }
+      if (row.c_prev_hash !== prevHash) {
+        problem = { seq, eventId, kind: "reordered", detail: `consent event ${eventId} (seq ${seq}) does not follow the row before it: the chain was re-ordered or rewritten` };
+        break;
+      }
+      const hash = chainHash(seq, prevHash, canonicalEventJson(row));
+      if (hash !== row.c_hash) {
+        problem = { seq, eventId, kind: "edited", detail: `consent event ${eventId} (seq ${seq}) does not match its hash: the row was changed after it was recorded` };
+        break;
+      }
+      if (head && seq === head.seq) hashes.set(seq, hash);
+      prevHash = hash;
+      expectedSeq = seq + 1;
+      checked++;
+    }
+  }
+
+  let headSigned = false;
+  if (!problem && head) {
+    headSigned = head.keyId === signer.keyId && signer.verify(headMessage(head.seq, head.hash, head.signedAt.toISOString()), head.signature);
+    if (!headSigned) {
+      problem = { seq: head.seq, eventId: null, kind: "head_signature", detail: `the signed head at seq ${head.seq} does not carry a valid signature of this server's key (${signer.keyId})` };
+    } else if (hashes.get(head.seq) !== head.hash) {
+      problem = { seq: head.seq, eventId: null, kind: "head_mismatch", detail: `the chain at seq ${head.seq} is not the one signed on ${head.signedAt.toISOString()}: it was rewritten` };
+    }
+  }
+
+  if (!problem) {
+    // An event in neither the chain nor the queue was inserted past the trigger.
+    const stray = await db.execute<{ id: unknown }>(sql`
+      SELECT e.id FROM consent_events e
+      WHERE NOT EXISTS (SELECT 1 FROM consent_chain c WHERE c.event_id = e.id)
+        AND NOT EXISTS (SELECT 1 FROM consent_chain_pending p WHERE p.event_id = e.id)
+      ORDER BY e.id LIMIT 1`);
+    if (stray.rows[0]) {
+      const eventId = toNumber(stray.rows[0].id);
+      problem = { seq: null, eventId, kind: "unsealed", detail: `consent event ${eventId} is in neither the chain nor its queue: it was inserted around the trigger` };
+    }
+  }
+  const pending = await db.execute<{ n: unknown }>(sql`SELECT count(DISTINCT event_id) AS n FROM consent_chain_pending`);
+  return { ok: !problem, checked, pending: toNumber(pending.rows[0]?.n), head, headSigned, problem, elapsedMs: Date.now() - started };
+}
+
+/** Seals queued events every `pollMs` on every process (the lock takes turns) and signs the head when due. */
+export function startConsentChain(options: { db: Db; signer: ConsentSigner; logger: JobLogger; pollMs?: number; signEveryMs: number; autoStart?: boolean }): JobLoop {
+  const { db, signer, logger } = options;
+  return startJobLoop({
+    name: "consent-chain",
+    logger,
+    pollMs: options.pollMs ?? 1000,
+    autoStart: options.autoStart,
+    drain: async (isStopped) => {
+      const sealed = await sealConsentChain(db, { isStopped });
+      const head = await signConsentChainHead(db, signer, { minIntervalMs: options.signEveryMs });
+      if (head) logger.info({ job: "consent-chain", seq: head.seq, keyId: head.keyId }, "signed the consent chain's head");
+      return sealed;
+    },
+  });
+}

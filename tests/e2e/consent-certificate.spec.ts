@@ -1,0 +1,86 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { E2E_ADMIN } from "../support/e2e-env";
+import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
+
+async function signIn(page: Page, returnTo: string) {
+  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
+}
+
+async function axeClean(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test("a certificate for an opt-in made in this test: sealed, signed, printable, downloadable and shared, with and without JavaScript", async ({ page, browser, request }) => {
+  // The chain head is signed once a minute (CONSENT_HEAD_SIGN_SECONDS): the test waits for one.
+  test.setTimeout(180_000);
+  const clickId = `click-cert-${Date.now()}`;
+  const phone = randomMobile();
+  const optIn = await request.post("/api/phone-optin", { data: { firstName: "Deborah", lastName: "Sampson", phone, clickId, smsConsent: true, termsConsent: true } });
+  expect(optIn.ok()).toBe(true);
+
+  await signIn(page, "/admin/subscribers");
+  await page.goto(`/admin/subscribers?q=${clickId}`);
+  const row = page.locator("tbody tr").filter({ hasText: "Deborah Sampson" });
+  await expect(row).toHaveCount(1);
+  await row.getByRole("link", { name: "Certificate" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Consent Certificate" })).toBeVisible();
+  const certificateUrl = page.url();
+  await expect(page.getByRole("heading", { name: /SMS opt-in/ })).toBeVisible();
+  await expect(page.locator(".consent-certificate")).toContainText("By checking this box");
+  await expect(page.locator(".consent-certificate")).toContainText(clickId);
+  // Sealed into the chain by the servers' background step within seconds, then covered by a signed head.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator(".consent-certificate")).toContainText("covered by the signed head", { timeout: 1000 });
+  }).toPass({ timeout: 90_000 });
+  await axeClean(page);
+
+  // The chain's page checks every sealed event and the signed head.
+  await gotoHydrated(page, "/admin/consent");
+  await page.getByRole("button", { name: "Check the Chain Now" }).click();
+  await expect(page.getByText("The Chain Matches")).toBeVisible();
+  await axeClean(page);
+  await page.goto(certificateUrl);
+
+  // Printed: the admin navigation is not on paper.
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByRole("navigation", { name: "Admin" })).toBeHidden();
+  await page.emulateMedia({ media: "screen" });
+
+  // The signed download.
+  const json = await page.request.get(`${certificateUrl}.json`);
+  expect(json.status()).toBe(200);
+  const signed = (await json.json()) as { certificate: { events: { action: string; clickId: string }[] }; signature: { algorithm: string } };
+  expect(signed.signature.algorithm).toBe("Ed25519");
+  expect(signed.certificate.events[0]).toMatchObject({ action: "opt_in", clickId });
+
+  // The same page without JavaScript.
+  const noJs = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), ignoreHTTPSErrors: true });
+  const plain = await noJs.newPage();
+  const response = await plain.goto(certificateUrl);
+  expect(response?.status()).toBe(200);
+  await expect(plain.locator(".consent-certificate")).toContainText("By checking this box");
+  // (axe runs as a script in the page, so it cannot run here; the markup is the server's, checked above.)
+
+  // A share link, made without JavaScript, opens the certificate without an account.
+  await plain.getByLabel("Valid for days").fill("3");
+  await plain.getByRole("button", { name: "Create Share Link" }).click();
+  const shareUrl = await plain.getByRole("status").getByRole("link").getAttribute("href");
+  expect(shareUrl).toMatch(/\/consent-certificates\//);
+  await noJs.close();
+
+  const stranger = await browser.newContext({ ignoreHTTPSErrors: true });
+  const shared = await stranger.newPage();
+  expect((await shared.goto(shareUrl!))?.status()).toBe(200);
+  await expect(shared.locator(".consent-certificate")).toContainText(clickId);
+  await axeClean(shared);
+  const tampered = shareUrl!.replace(/\.(\d+)\./, (_, s: string) => `.${Number(s) + 1}.`);
+  expect((await shared.goto(tampered))?.status()).toBe(404);
+  await stranger.close();
+});
