@@ -94,6 +94,17 @@ export async function startServer(options: { port?: number; host?: string } = {}
   // public origin), so React Router's own origin check sees what the browser saw.
   const handleWithRouter = createRequestListener(
     async (request) => {
+      // A single-fetch request (.data) with a method its route does not take gets React Router's
+      // error encoded in a 200: say 405 and what the URL takes instead, as for the page itself.
+      const { pathname } = new URL(request.url);
+      if (pathname.endsWith(".data") && request.method !== "GET" && request.method !== "HEAD") {
+        allowed ??= allowedMethods(await loadBuild());
+        const allow = allowed(pathname);
+        if (!allow.split(", ").includes(request.method)) {
+          logger.info({ method: request.method, path: pathname }, "method not allowed");
+          return new Response(null, { status: 405, headers: { Allow: allow, "Cache-Control": "no-store" } });
+        }
+      }
       const response = await handleRequest(request);
       if (response.status === 405 && !response.headers.has("Allow")) {
         allowed ??= allowedMethods(await loadBuild());
