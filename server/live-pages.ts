@@ -50,6 +50,7 @@ export function livePageList(): LivePage[] {
     { key: "/#home", url: "/" },
     ...ARTICLE_CATEGORIES.map((category) => ({ key: `/blog?category=${category.slug}`, url: `/blog?category=${category.slug}` })),
     { key: "/rss.xml", url: "/rss.xml" },
+    ...ARTICLE_CATEGORIES.map((category) => ({ key: `/rss/${category.slug}.xml`, url: `/rss/${category.slug}.xml` })),
     { key: "/sitemap.xml", url: "/sitemap.xml" },
   ];
 }

@@ -57,7 +57,8 @@ function prefilled(template: PrefillTemplate | undefined, params: URLSearchParam
  * - `/` by Host: the home or the opt-in document;
  * - `/opt-in` (and `/` on opt-in hosts) with any query string: the opt-in document with its
  *   prefill written in;
- * - `/blog?category=<known slug>`: its prerendered view (an unknown one goes to the router: 404);
+ * - `/blog?category=<known slug>` : its live page 1 (an unknown one goes to the router: 404;
+ *   so does any `page` parameter: further pages are rendered per request);
  * - the live pages (articles, blog, home, authors, RSS, sitemap) rendered from the database,
  *   while their article or author is public (a removed one goes to the router: 404 or 410).
  * A `notice` parameter always goes to the router (the root layout shows that notice).
@@ -104,6 +105,9 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
   if (params.has("notice")) return undefined;
   if (pathname === "/opt-in") return prefilled(pages.optIn, params);
   if (pathname === "/") return homeOrOptIn(req, pages, params);
+  // Page 1 of /blog and of each category is in the live set; `page` (2, 3, … or a bad one) goes
+  // to the router, which renders further pages per request from the snapshot (decision 073).
+  if (params.has("page")) return undefined;
   const category = params.get("category");
   const view = category === null ? pages.live.get("/blog") : pages.live.get(`/blog?category=${category}`);
   return view && { file: view };
