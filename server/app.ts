@@ -40,15 +40,17 @@ export async function loadPublishedContent() {
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-/** Ready when the database answers (migrations ran when it was opened). */
+/**
+ * Ready when the database answers (migrations ran when it was opened). It no longer waits for the
+ * first render of the live set (decision 075, amending 049): that set is now the lists, feeds and
+ * sitemap only, and until it is in memory (a second or two on a cold start) the router renders
+ * those pages per request from the same snapshot: the same content, slower; `livePages` says which.
+ */
 async function readiness(pages: MemoryPages) {
-  // Until the first render of the content pages the router answers them (same content, slower):
-  // a load balancer should wait for this process.
-  if (pages.live.size === 0) return { ok: false, body: { status: "starting", error: "The content pages are not rendered yet." } };
   try {
     const database = await getDatabase();
     await database.ping();
-    return { ok: true, body: { status: "ready", database: database.kind } };
+    return { ok: true, body: { status: "ready", database: database.kind, livePages: pages.live.size > 0 ? "in memory" : "rendering" } };
   } catch {
     return { ok: false, body: { status: "unavailable", error: "The database is not reachable." } };
   }
@@ -94,6 +96,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
     salt: `${buildVersion}\0${env.MAIN_DOMAINS[0]!}`,
     render: (page) => renderStoredPage(page, env.MAIN_DOMAINS[0]!),
     onError: (error) => logger.warn({ err: error }, "could not keep a rendered page on disk; it stays in memory"),
+    onLoaded: (event) => logger.debug(event, "page loaded into memory"),
   });
   const contentSync = getContentSync();
   contentSync.onSnapshot(() => livePages.refresh());

@@ -28,6 +28,8 @@ export type PageStoreOptions = {
   /** Renders and compresses one page; null when it is not a 200 (the router answers it). */
   render: (page: PageToRender) => Promise<Rendered | null>;
   onError?: (error: unknown) => void;
+  /** Each page loaded into memory: read from disk or rendered, and how long it took. */
+  onLoaded?: (event: { key: string; from: "disk" | "render"; ms: number }) => void;
 };
 
 const sizeOf = (file: StaticFile) => file.body.length + (file.gzip?.length ?? 0) + (file.brotli?.length ?? 0);
@@ -90,9 +92,11 @@ export function createPageStore(options: PageStoreOptions) {
 
   async function load(page: PageToRender, version: unknown, currentVersion: () => unknown): Promise<StaticFile | null> {
     const stillCurrent = () => currentVersion() === version;
+    const started = performance.now();
     const disk = await fromDisk(page);
     if (disk) {
       stats.diskHits++;
+      options.onLoaded?.({ key: page.key, from: "disk", ms: Math.round(performance.now() - started) });
       if (stillCurrent()) keep(page.key, disk, page.dependsOn, version);
       return disk;
     }
@@ -100,6 +104,7 @@ export function createPageStore(options: PageStoreOptions) {
     const rendered = await options.render(page);
     if (!rendered) return null;
     const file = staticFileFromBody(rendered.body, page.key, rendered);
+    options.onLoaded?.({ key: page.key, from: "render", ms: Math.round(performance.now() - started) });
     // Rendered while the content changed: right for this request, not to be kept.
     if (!stillCurrent()) return file;
     keep(page.key, file, page.dependsOn, version);
