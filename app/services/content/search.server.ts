@@ -10,6 +10,9 @@ import { CARDS_PER_PAGE } from "~/content/paging";
 /** Longer input is cut: nobody types more, and it bounds the work of a hostile query. */
 export const MAX_QUERY_LENGTH = 200;
 
+/** ts_headline parses all the text it is given: the snippet is looked for in the body's beginning only. */
+const HEADLINE_CHARS = 4_000;
+
 /** Marks around the matched words in a snippet: control characters no article contains. */
 const HIT_START = "\u0001";
 const HIT_END = "\u0002";
@@ -78,7 +81,7 @@ export async function searchArticles(db: Db, raw: string, page = 1, perPage = CA
   const result = await db.execute<{ slug: string; total: number | string; headline: string }>(sql`
     WITH q AS (SELECT (${query}) AS query),
     matched AS (
-      SELECT a.slug, a.publish_at, r.content, ts_rank_cd(r.search, q.query) AS rank, count(*) OVER () AS total, q.query
+      SELECT a.slug, a.publish_at, r.content, ts_rank(r.search, q.query) AS rank, count(*) OVER () AS total, q.query
       FROM articles a
         JOIN article_revisions r ON r.id = a.live_revision_id
         CROSS JOIN q
@@ -87,7 +90,7 @@ export async function searchArticles(db: Db, raw: string, page = 1, perPage = CA
       LIMIT ${perPage} OFFSET ${(page - 1) * perPage}
     )
     SELECT slug, total,
-      ts_headline('english', coalesce(content->>'excerpt', '') || ' … ' || coalesce(content->>'body', ''), query,
+      ts_headline('english', coalesce(content->>'excerpt', '') || ' … ' || left(coalesce(content->>'body', ''), ${HEADLINE_CHARS}), query,
         ${`StartSel=${HIT_START}, StopSel=${HIT_END}, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "`}) AS headline
     FROM matched
     ORDER BY rank DESC, publish_at DESC, slug`);
