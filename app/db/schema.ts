@@ -616,6 +616,13 @@ export const articleRevisions = pgTable(
       .generatedAlwaysAs(
         sql`setweight(to_tsvector('english', coalesce(content->>'title', '')), 'A') || setweight(to_tsvector('english', coalesce(content->>'excerpt', '')), 'B') || setweight(to_tsvector('english', coalesce(content->>'body', '')), 'C')`,
       ),
+    /**
+     * Title and excerpt only, for ranking: small enough to stay inline, so ranking thousands of
+     * matches does not read every body's vector back from TOAST (decision 074).
+     */
+    searchHead: tsvector()
+      .notNull()
+      .generatedAlwaysAs(sql`setweight(to_tsvector('english', coalesce(content->>'title', '')), 'A') || setweight(to_tsvector('english', coalesce(content->>'excerpt', '')), 'B')`),
   },
   (table) => [index("article_revisions_article_idx").on(table.articleId, table.id), index("article_revisions_search_idx").using("gin", table.search)],
 );

@@ -66,8 +66,8 @@ export function snippetParts(headline: string): SnippetPart[] {
 }
 
 /**
- * One page of the published articles matching `raw`, best first (title over excerpt over body,
- * then newest). Only articles whose status is published are searched, through their live revision:
+ * One page of the published articles matching `raw`, best first (ranked on title and excerpt, so
+ * that ranking does not read every matching body's vector; then newest). Only articles whose status is published are searched, through their live revision:
  * a draft, a scheduled article or an unpublished one never appears. A query with nothing to search
  * (empty, only stop words or punctuation) finds nothing. `page` past the last returns no hits.
  */
@@ -81,7 +81,7 @@ export async function searchArticles(db: Db, raw: string, page = 1, perPage = CA
   const result = await db.execute<{ slug: string; total: number | string; headline: string }>(sql`
     WITH q AS (SELECT (${query}) AS query),
     matched AS (
-      SELECT a.slug, a.publish_at, r.content, ts_rank(r.search, q.query) AS rank, count(*) OVER () AS total, q.query
+      SELECT a.slug, a.publish_at, r.content, ts_rank(r.search_head, q.query) AS rank, count(*) OVER () AS total, q.query
       FROM articles a
         JOIN article_revisions r ON r.id = a.live_revision_id
         CROSS JOIN q
