@@ -31,7 +31,8 @@ async function bench(kind: "postgres" | "pglite") {
         'authorId', a.author_id, 'seoTitle', null, 'seoDescription', null, 'sponsored', false, 'sponsorName', null), 'import', 'bench'
       FROM articles a WHERE a.slug LIKE 'archive-%'`));
     await db.execute(sql.raw(`UPDATE articles a SET live_revision_id = r.id FROM article_revisions r WHERE r.article_id = a.id AND a.slug LIKE 'archive-%'`));
-    await db.execute(sql.raw(`ANALYZE articles; ANALYZE article_revisions`));
+    await db.execute(sql.raw(`ANALYZE articles`));
+    await db.execute(sql.raw(`ANALYZE article_revisions`));
     const loadMs = performance.now() - seeded;
     for (let i = 0; i < 20; i++) await searchArticles(db, WORDS[i % WORDS.length]!);
     const times: number[] = [];
