@@ -9,6 +9,8 @@ export default [
     route("home", "routes/home.tsx"),
     route("about", "routes/about.tsx"),
     route("blog", "routes/blog.tsx"),
+    route("blog/:year/:month", "routes/blog-month.tsx"),
+    route("search", "routes/search.tsx"),
     route("contact", "routes/contact.tsx"),
     route("privacy", "routes/legal.tsx", { id: "legal-privacy" }),
     route("terms", "routes/legal.tsx", { id: "legal-terms" }),
@@ -69,4 +71,6 @@ export default [
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("rss.xml", "routes/rss[.]xml.ts"),
+  route("rss/:category", "routes/rss.$category.ts"),
+  route("sitemaps/:name", "routes/sitemaps.$name.ts"),
 ] satisfies RouteConfig;

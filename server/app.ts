@@ -17,8 +17,10 @@ import { setSnapshot } from "~/content/published";
 import { loadPublishedSnapshot } from "~/services/content/published.server";
 import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
-import { answerFromMemory, loadMemoryPages, type MemoryPages } from "./pages";
-import { createLivePages } from "./live-pages";
+import { answerFromMemory, loadMemoryPages, pageToRenderOnFirstRequest, type MemoryPages } from "./pages";
+import { createLivePages, renderStoredPage } from "./live-pages";
+import { createPageStore } from "./page-store";
+import { currentSnapshot } from "~/content/published";
 import { sendFile, sendPrefilled } from "./serve-static";
 import { handleFastRoute } from "./fast-routes";
 import { isCrossSiteWrite } from "./request-guard";
@@ -38,15 +40,17 @@ export async function loadPublishedContent() {
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-/** Ready when the database answers (migrations ran when it was opened). */
+/**
+ * Ready when the database answers (migrations ran when it was opened). It no longer waits for the
+ * first render of the live set (decision 075, amending 049): that set is now the lists, feeds and
+ * sitemap only, and until it is in memory (a second or two on a cold start) the router renders
+ * those pages per request from the same snapshot: the same content, slower; `livePages` says which.
+ */
 async function readiness(pages: MemoryPages) {
-  // Until the first render of the content pages the router answers them (same content, slower):
-  // a load balancer should wait for this process.
-  if (pages.live.size === 0) return { ok: false, body: { status: "starting", error: "The content pages are not rendered yet." } };
   try {
     const database = await getDatabase();
     await database.ping();
-    return { ok: true, body: { status: "ready", database: database.kind } };
+    return { ok: true, body: { status: "ready", database: database.kind, livePages: pages.live.size > 0 ? "in memory" : "rendering" } };
   } catch {
     return { ok: false, body: { status: "unavailable", error: "The database is not reachable." } };
   }
@@ -82,6 +86,18 @@ export async function startServer(options: { port?: number; host?: string } = {}
       else logger.error({ err: error }, "could not render the live pages; the previous ones stay");
     },
   );
+  // The article and author pages: rendered on first request, kept in memory within PAGE_CACHE_MB
+  // and on disk under DATA_DIR/pages (decision 075). A file's name folds in the build's version
+  // and the host the pages are rendered for, so a new build never serves an old copy.
+  const buildVersion = (await import("virtual:react-router/server-build")).assets.version;
+  pages.store = createPageStore({
+    budgetBytes: env.PAGE_CACHE_MB * 1024 * 1024,
+    dir: env.DATA_DIR === "memory" ? undefined : path.join(env.DATA_DIR, "pages"),
+    salt: `${buildVersion}\0${env.MAIN_DOMAINS[0]!}`,
+    render: (page) => renderStoredPage(page, env.MAIN_DOMAINS[0]!),
+    onError: (error) => logger.warn({ err: error }, "could not keep a rendered page on disk; it stays in memory"),
+    onLoaded: (event) => logger.debug(event, "page loaded into memory"),
+  });
   const contentSync = getContentSync();
   contentSync.onSnapshot(() => livePages.refresh());
   const securityHeaders = baseSecurityHeaders(production);
@@ -129,6 +145,24 @@ export async function startServer(options: { port?: number; host?: string } = {}
       else sendPrefilled(req, res, fromMemory.template, fromMemory.prefill, securityHeaders);
       return;
     }
+    // An article or author page not kept yet: from disk or rendered now, kept, then sent like the
+    // others. Should that fail, the router renders it.
+    const toRender = pageToRenderOnFirstRequest(req, pages);
+    if (toRender) {
+      const snapshot = currentSnapshot();
+      pages
+        .store!.get(toRender, snapshot, currentSnapshot)
+        .then((file) => (file ? sendFile(req, res, file, securityHeaders) : routeRequest(req, res, origin)))
+        .catch((error: unknown) => {
+          logger.error({ err: error, path: req.url }, "could not render a page on its first request; the router answers it");
+          if (!res.headersSent) routeRequest(req, res, origin);
+        });
+      return;
+    }
+    routeRequest(req, res, origin);
+  };
+
+  const routeRequest = (req: IncomingMessage, res: ServerResponse, origin: ReturnType<typeof publicOrigin>) => {
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (req.url === "/healthz") {
       res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store" });

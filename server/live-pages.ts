@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { ARTICLE_CATEGORIES } from "~/config/categories";
-import { currentSnapshot } from "~/content/published";
+import { currentSnapshot, type PublicAuthor, type PublishedArticle } from "~/content/published";
 import { articlePageInputs, authorPageContent } from "~/content/index";
 import { renderPage } from "./prerender-views";
 import { staticFileFromBody, type StaticFile } from "./static-files";
+import type { PageToRender } from "./page-store";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -29,19 +30,14 @@ type LivePage = { key: string; url: string; optional?: boolean; dependsOn?: stri
 const digest = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("base64url");
 
 /**
- * Every page that shows articles or authors, by the published snapshot: the article pages,
- * `/blog` and each category, `/home` and `/` on the main domains, RSS, the sitemap and the author
- * pages, plus the `.data` of each page the client can navigate to (prerender wrote those before).
- * The digests are of the same inputs the article and author loaders render (app/content/index.ts).
+ * The pages rendered on every change and always in memory: `/blog` and each category's first
+ * page, `/home` and `/` on the main domains, the feeds and the sitemap (their size does not grow
+ * with the archive: lists are paginated, feeds hold the latest items). The article and author
+ * pages are not in it: they are rendered on their first request and kept in the page store
+ * (server/page-store.ts, decision 075), so neither the start nor a change renders the archive.
  */
 export function livePageList(): LivePage[] {
-  const { articles, authors } = currentSnapshot();
-  const pages: { path: string; dependsOn?: string }[] = [
-    { path: "/blog" },
-    { path: "/home" },
-    ...articles.map((article) => ({ path: `/articles/${article.slug}`, dependsOn: digest(articlePageInputs(article)) })),
-    ...authors.map((author) => ({ path: `/authors/${author.slug}`, dependsOn: digest(authorPageContent(author)) })),
-  ];
+  const pages: { path: string; dependsOn?: string }[] = [{ path: "/blog" }, { path: "/home" }];
   return [
     ...pages.flatMap(({ path, dependsOn }) => [
       { key: path, url: path, dependsOn },
@@ -50,8 +46,62 @@ export function livePageList(): LivePage[] {
     { key: "/#home", url: "/" },
     ...ARTICLE_CATEGORIES.map((category) => ({ key: `/blog?category=${category.slug}`, url: `/blog?category=${category.slug}` })),
     { key: "/rss.xml", url: "/rss.xml" },
+    ...ARTICLE_CATEGORIES.map((category) => ({ key: `/rss/${category.slug}.xml`, url: `/rss/${category.slug}.xml` })),
     { key: "/sitemap.xml", url: "/sitemap.xml" },
   ];
+}
+
+type SlugIndex = { articles: Map<string, PublishedArticle>; authors: Map<string, PublicAuthor> };
+const indexes = new WeakMap<object, SlugIndex>();
+
+/** Articles and authors by slug, made once per snapshot (a lookup per request must not scan 10,000). */
+function slugIndex(): SlugIndex {
+  const snapshot = currentSnapshot();
+  let index = indexes.get(snapshot);
+  if (!index) {
+    index = { articles: new Map(snapshot.articles.map((article) => [article.slug, article])), authors: new Map(snapshot.authors.map((author) => [author.slug, author])) };
+    indexes.set(snapshot, index);
+  }
+  return index;
+}
+
+const STORED_PAGE = /^\/(articles|authors)\/([a-z0-9]+(?:-[a-z0-9]+)*)(\.data)?$/;
+
+/** Is this path an article or author page (or its .data) of the page store? */
+export function isStoredPagePath(pathname: string) {
+  return STORED_PAGE.test(pathname);
+}
+
+/**
+ * The digest of what the page at `pathname` shows now, from the same inputs its loader renders
+ * (app/content/index.ts); undefined when it is not a public article or author page.
+ */
+export function storedPageDigest(pathname: string): string | undefined {
+  const match = STORED_PAGE.exec(pathname);
+  if (!match) return undefined;
+  const index = slugIndex();
+  if (match[1] === "articles") {
+    const article = index.articles.get(match[2]!);
+    return article && digest(articlePageInputs(article));
+  }
+  const author = index.authors.get(match[2]!);
+  return author && digest(authorPageContent(author));
+}
+
+/** The article or author page to render for `pathname`, or undefined (not one, or not public: the router answers). */
+export function storedPageFor(pathname: string): PageToRender | undefined {
+  const dependsOn = storedPageDigest(pathname);
+  return dependsOn === undefined ? undefined : { key: pathname, url: pathname, dependsOn };
+}
+
+/** Renders and compresses one page as the live set does; null when the router does not answer 200. */
+export async function renderStoredPage(page: PageToRender, host: string) {
+  const response = await renderPage(page.url, host);
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) return null;
+  const contentType = response.headers.get("content-type") ?? "text/html; charset=utf-8";
+  const file = await compressed(page.key, body, contentType);
+  return { body, contentType, gzip: file.gzip, brotli: file.brotli };
 }
 
 async function compressed(key: string, body: Buffer, contentType: string): Promise<StaticFile> {

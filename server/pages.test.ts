@@ -51,6 +51,12 @@ describe("answerFromMemory", () => {
     expect(answer("/blog?category=")).toBeUndefined();
   });
 
+  it("leaves further pages of the lists to the router (rendered per request)", () => {
+    expect(answer("/blog?page=2")).toBeUndefined();
+    expect(answer("/blog?category=precious-metals&page=2")).toBeUndefined();
+    expect(answer("/blog?page=1")).toBeUndefined();
+  });
+
   it("leaves a notice, and any other page with a query string, to the router", () => {
     expect(answer("/opt-in?notice=signedIn")).toBeUndefined();
     expect(answer("/?notice=signedIn")).toBeUndefined();

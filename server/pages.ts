@@ -6,6 +6,9 @@ import { readOptInPrefill } from "~/components/opt-in/prefill";
 import type { OptInPrefill } from "~/components/opt-in/opt-in-page";
 import { loadStaticFiles, loadViews, type StaticFile } from "./static-files";
 import { prefillTemplate, type PrefillTemplate } from "./opt-in-prefill";
+import { currentSnapshot } from "~/content/published";
+import { isStoredPagePath, storedPageDigest, storedPageFor } from "./live-pages";
+import type { PageStore, PageToRender } from "./page-store";
 
 /** Everything answered from memory: the client build, the prerendered views, the opt-in templates. */
 export type MemoryPages = {
@@ -18,6 +21,8 @@ export type MemoryPages = {
    * as a whole on every content change. Looked up before the build's files and views.
    */
   live: Map<string, StaticFile>;
+  /** The article and author pages, rendered on first request (server/page-store.ts, decision 075). */
+  store?: PageStore;
   /** /opt-in, and `/` on any host that is not a main domain, ready for a prefill. */
   optIn?: PrefillTemplate;
   optInHost?: PrefillTemplate;
@@ -57,9 +62,11 @@ function prefilled(template: PrefillTemplate | undefined, params: URLSearchParam
  * - `/` by Host: the home or the opt-in document;
  * - `/opt-in` (and `/` on opt-in hosts) with any query string: the opt-in document with its
  *   prefill written in;
- * - `/blog?category=<known slug>`: its prerendered view (an unknown one goes to the router: 404);
- * - the live pages (articles, blog, home, authors, RSS, sitemap) rendered from the database,
- *   while their article or author is public (a removed one goes to the router: 404 or 410).
+ * - `/blog?category=<known slug>` : its live page 1 (an unknown one goes to the router: 404;
+ *   so does any `page` parameter: further pages are rendered per request);
+ * - the live pages (blog, home, RSS, sitemap) rendered from the database, and the article and
+ *   author pages kept by the page store while their digest is current and they are public (a
+ *   removed one goes to the router: 404 or 410; one not kept yet: pageToRenderOnFirstRequest).
  * A `notice` parameter always goes to the router (the root layout shows that notice).
  * Undefined means: let the router render it.
  */
@@ -90,7 +97,7 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
   const query = queryAt < 0 ? "" : url.slice(queryAt + 1);
   if (!query) {
     if (pathname === "/") return homeOrOptIn(req, pages, undefined);
-    const file = pages.live.get(pathname) ?? pages.files.get(pathname);
+    const file = pages.live.get(pathname) ?? storedPage(pages, pathname) ?? pages.files.get(pathname);
     return file && { file };
   }
   if (pathname !== "/" && pathname !== "/opt-in" && pathname !== "/blog") return undefined;
@@ -104,9 +111,29 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
   if (params.has("notice")) return undefined;
   if (pathname === "/opt-in") return prefilled(pages.optIn, params);
   if (pathname === "/") return homeOrOptIn(req, pages, params);
+  // Page 1 of /blog and of each category is in the live set; `page` (2, 3, … or a bad one) goes
+  // to the router, which renders further pages per request from the snapshot (decision 073).
+  if (params.has("page")) return undefined;
   const category = params.get("category");
   const view = category === null ? pages.live.get("/blog") : pages.live.get(`/blog?category=${category}`);
   return view && { file: view };
+}
+
+function storedPage(pages: MemoryPages, pathname: string) {
+  if (!pages.store || !isStoredPagePath(pathname)) return undefined;
+  return pages.store.peek(pathname, currentSnapshot(), () => storedPageDigest(pathname));
+}
+
+/**
+ * An article or author page (or its .data) that answerFromMemory did not have: the one to render
+ * now, keep, and send (the same anonymous, query-less GET/HEAD rule). Undefined: the router
+ * answers (a page not public: 404 or 410; a signed-in visitor; a query string).
+ */
+export function pageToRenderOnFirstRequest(req: IncomingMessage, pages: MemoryPages): PageToRender | undefined {
+  if (!pages.store || (req.method !== "GET" && req.method !== "HEAD")) return undefined;
+  const url = req.url ?? "/";
+  if (url.includes("?") || hasSessionCookie(req.headers.cookie) || !isStoredPagePath(url)) return undefined;
+  return storedPageFor(url);
 }
 
 function homeOrOptIn(req: IncomingMessage, pages: MemoryPages, params: URLSearchParams | undefined): MemoryAnswer | undefined {

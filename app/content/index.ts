@@ -3,6 +3,7 @@ import { currentSnapshot } from "./published";
 import type { PublicAuthor, PublishedArticle } from "./published";
 import { pickRelated } from "./related";
 import { toTeaser } from "./teasers";
+import { paginate } from "./paging";
 
 /**
  * The one content index: blog, home teasers, article pages, author pages, RSS and the sitemap
@@ -69,8 +70,27 @@ export function articlePageInputs(article: PublishedArticle) {
   return { article, author: getAuthor(article.authorSlug), related: getRelatedArticles(article.slug).map(toTeaser) };
 }
 
-/** What an author page shows: the public profile and the author's teasers (same double use). */
-export function authorPageContent(author: PublicAuthor) {
+/**
+ * What an author page shows: the public profile and one page of the author's teasers (same
+ * double use; the live set keeps page 1). A page past the last throws a 404.
+ */
+export function authorPageContent(author: PublicAuthor, page = 1) {
   const { id: _id, ...profile } = author;
-  return { author: profile, articles: getArticlesByAuthor(author.slug).map(toTeaser) };
+  const paged = paginate(getArticlesByAuthor(author.slug), page);
+  return { author: profile, articles: paged.items.map(toTeaser), page, pageCount: paged.pageCount };
+}
+
+/** "2025-12": the months that have articles, newest first, with how many (the archive by date). */
+export function getArchiveMonths() {
+  const counts = new Map<string, number>();
+  for (const article of currentSnapshot().articles) {
+    const month = article.date.slice(0, 7);
+    counts.set(month, (counts.get(month) ?? 0) + 1);
+  }
+  return [...counts].map(([month, count]) => ({ month, count }));
+}
+
+/** The articles published in one month (New York days, as the article page shows them). */
+export function getArticlesInMonth(month: string) {
+  return currentSnapshot().articles.filter((article) => article.date.startsWith(`${month}-`));
 }

@@ -1,3 +1,4 @@
+import { escapeXml } from "~/lib/xml";
 import { getArticles, getArticlesByAuthor, getAuthors } from "./index";
 
 function getAuthorsWithArticles() {
@@ -31,4 +32,33 @@ export function listPublicPages(): SitemapEntry[] {
       changefreq: "monthly" as const,
     })),
   ];
+}
+
+/** The sitemap protocol's limit of URLs per file (sitemaps.org); past it /sitemap.xml is an index. */
+export const SITEMAP_MAX_URLS = 50_000;
+
+/** The entries split into the child sitemaps of an index, each with its newest lastmod. */
+export function sitemapChunks(entries: readonly SitemapEntry[], limit = SITEMAP_MAX_URLS) {
+  const chunks: { entries: SitemapEntry[]; lastmod?: string }[] = [];
+  for (let at = 0; at < entries.length; at += limit) {
+    const slice = entries.slice(at, at + limit);
+    const lastmod = slice.reduce<string | undefined>((latest, entry) => (entry.lastmod && (!latest || entry.lastmod > latest) ? entry.lastmod : latest), undefined);
+    chunks.push({ entries: slice, lastmod });
+  }
+  return chunks;
+}
+
+export function urlsetXml(entries: readonly SitemapEntry[], absolute: (path: string) => string) {
+  const urls = entries
+    .map((page) => `  <url><loc>${escapeXml(absolute(page.path))}</loc>${page.lastmod ? `<lastmod>${page.lastmod}</lastmod>` : ""}<changefreq>${page.changefreq}</changefreq></url>`)
+    .join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+/** The index of child sitemaps `/sitemaps/1.xml`, `/sitemaps/2.xml`, … each with its lastmod. */
+export function sitemapIndexXml(chunks: readonly { lastmod?: string }[], absolute: (path: string) => string) {
+  const items = chunks
+    .map((chunk, index) => `  <sitemap><loc>${escapeXml(absolute(`/sitemaps/${index + 1}.xml`))}</loc>${chunk.lastmod ? `<lastmod>${chunk.lastmod}</lastmod>` : ""}</sitemap>`)
+    .join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items}\n</sitemapindex>\n`;
 }

@@ -93,6 +93,10 @@ export const EnvSchema = z.object({
   SEND_IN_DOUBT_SECONDS: z.coerce.number().int().min(15, "must be at least 15 (longer than a send may take: the 10 s provider timeout)").max(3600).default(60),
   /** Tests only: judge quiet hours this many minutes later than now, so a test run works at any hour. Leave unset. */
   SEND_TEST_QUIET_HOURS_OFFSET_MINUTES: z.coerce.number().int().min(-1440).max(1440).default(0),
+  /** Memory for the article and author pages kept rendered (body + gzip + brotli), least recently used out first (decision 075). */
+  PAGE_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
+  /** Items in /rss.xml and each category's feed: the latest ones, with full content (issue 26). */
+  RSS_ITEMS: z.coerce.number().int().min(1).max(500).default(20),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
 }).superRefine((env, ctx) => {

@@ -14,6 +14,9 @@ export type PageSeo = {
   publishedTime?: string;
   modifiedTime?: string;
   author?: string;
+  /** Paths of the previous and next page of a paginated list (`<link rel="prev|next">`). */
+  prev?: string;
+  next?: string;
 };
 
 export const DEFAULT_SOCIAL_IMAGE = "/images/hero-home.svg";
@@ -78,6 +81,8 @@ export function seoMeta(site: PublicSiteConfig, page: PageSeo): MetaDescriptor[]
   if (page.publishedTime) tags.push({ property: "article:published_time", content: page.publishedTime });
   if (page.modifiedTime) tags.push({ property: "article:modified_time", content: page.modifiedTime });
   if (page.author) tags.push({ property: "article:author", content: page.author });
+  if (page.prev) tags.push({ tagName: "link", rel: "prev", href: absoluteUrl(site, page.prev) });
+  if (page.next) tags.push({ tagName: "link", rel: "next", href: absoluteUrl(site, page.next) });
   if (page.noindex) tags.push({ name: "robots", content: "noindex, nofollow" });
   return tags;
 }

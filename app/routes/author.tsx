@@ -7,6 +7,9 @@ import { JsonLd } from "~/components/site/json-ld";
 import { authorPageContent, getAuthor } from "~/content/index";
 import { ensurePublishedContent } from "~/content/published-content.server";
 import { pageMeta } from "~/lib/route-meta";
+import { Pager } from "~/components/blog/pager";
+import { pageHref, requestedPage } from "~/content/paging";
+import { ARCHIVE_TEXTS } from "~/lib/archive-texts";
 import { breadcrumbJsonLd } from "~/lib/seo";
 import { useSiteConfig } from "~/root";
 import type { RouteHandle } from "~/root";
@@ -14,20 +17,23 @@ import type { RouteHandle } from "~/root";
 export const handle: RouteHandle = { hydrate: false };
 
 /** Who wrote it: an author with published articles has a page; anyone else is a 404. */
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   await ensurePublishedContent();
   const author = getAuthor(params.slug);
   if (!author) throw data(null, { status: 404 });
-  return authorPageContent(author);
+  return authorPageContent(author, requestedPage(new URL(request.url)));
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
   if (!loaderData) return pageMeta(matches, { title: "Page Not Found", description: "The page you were looking for does not exist.", path: `/authors/${params.slug}`, noindex: true });
-  const { author } = loaderData;
+  const { author, page, pageCount } = loaderData;
+  const path = `/authors/${author.slug}`;
   return pageMeta(matches, {
-    title: `${author.name}${author.credentials ? `, ${author.credentials}` : ""}`,
+    title: ARCHIVE_TEXTS.titleOnPage(`${author.name}${author.credentials ? `, ${author.credentials}` : ""}`, page),
     description: (author.bio || `Articles by ${author.name}.`).slice(0, 160),
-    path: `/authors/${author.slug}`,
+    path: pageHref(path, page),
+    prev: page > 1 ? pageHref(path, page - 1) : undefined,
+    next: page < pageCount ? pageHref(path, page + 1) : undefined,
     image: author.photo ?? undefined,
     imageAlt: author.photo ? `Photo of ${author.name}` : undefined,
   });
@@ -35,7 +41,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
 
 export default function AuthorPage({ loaderData }: Route.ComponentProps) {
   const site = useSiteConfig();
-  const { author, articles } = loaderData;
+  const { author, articles, page, pageCount } = loaderData;
   return (
     <>
       <JsonLd data={{ "@context": "https://schema.org", ...personJsonLd(site, author) }} />
@@ -84,6 +90,7 @@ export default function AuthorPage({ loaderData }: Route.ComponentProps) {
               <ArticleCard key={article.slug} article={article} />
             ))}
           </div>
+          <Pager path={`/authors/${author.slug}`} page={page} pageCount={pageCount} />
         </section>
       </div>
     </>

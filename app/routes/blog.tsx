@@ -11,6 +11,10 @@ import { cn } from "~/lib/cn";
 import { ArticleImage, SponsoredLabel } from "~/components/articles/article-image";
 import { formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/route-meta";
+import { Pager } from "~/components/blog/pager";
+import { SearchForm } from "~/components/blog/search-form";
+import { pageHref, paginate, requestedPage } from "~/content/paging";
+import { ARCHIVE_TEXTS } from "~/lib/archive-texts";
 import { breadcrumbJsonLd } from "~/lib/seo";
 import { useSiteConfig } from "~/root";
 import type { RouteHandle } from "~/root";
@@ -19,30 +23,42 @@ export const handle: RouteHandle = { hydrate: false };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await ensurePublishedContent();
-  const slug = new URL(request.url).searchParams.get("category");
+  const url = new URL(request.url);
+  const slug = url.searchParams.get("category");
   const category = categoryBySlug(slug);
   // A mistyped or retired category is a missing page, not the whole list under a wrong address.
   if (slug !== null && !category) throw data(null, { status: 404 });
-  const featuredArticle = getFeaturedArticle();
-  const featured = featuredArticle ? toTeaser(featuredArticle) : null;
-  const articles = getArticlesInCategory(category?.slug ?? null).map(toTeaser);
+  const page = requestedPage(url);
+  const featuredArticle = category ? undefined : getFeaturedArticle();
+  const articles = getArticlesInCategory(category?.slug ?? null);
+  // "All Posts" shows the featured article on its own above the grid of the others, on page 1 only.
+  const listed = featuredArticle ? articles.filter((article) => article.slug !== featuredArticle.slug) : articles;
+  const paged = paginate(listed, page);
   return {
     category: category ?? null,
-    // "All Posts" shows the featured article on its own above the grid of the others.
-    featured: category ? null : featured,
-    grid: category || !featured ? articles : articles.filter((article) => article.slug !== featured.slug),
+    featured: featuredArticle && page === 1 ? toTeaser(featuredArticle) : null,
+    grid: paged.items.map(toTeaser),
+    page,
+    pageCount: paged.pageCount,
   };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const category = loaderData?.category;
-  return pageMeta(matches, {
-    title: category ? `${category.name} Articles` : "Market Insights Blog",
+  const page = loaderData?.page ?? 1;
+  const pageCount = loaderData?.pageCount ?? 1;
+  const params = { category: category?.slug };
+  const tags = pageMeta(matches, {
+    title: ARCHIVE_TEXTS.titleOnPage(category ? `${category.name} Articles` : "Market Insights Blog", page),
     description: category
       ? `Conservative, plain-spoken ${category.name.toLowerCase()} articles for American retail investors.`
       : "Market analysis, precious metals, bonds, retirement planning and wealth-building articles for American retail investors.",
-    path: category ? `/blog?category=${category.slug}` : "/blog",
+    path: pageHref("/blog", page, params),
+    prev: page > 1 ? pageHref("/blog", page - 1, params) : undefined,
+    next: page < pageCount ? pageHref("/blog", page + 1, params) : undefined,
   });
+  // The category's own feed, beside the site's (the root links /rss.xml on every page).
+  return category ? [...tags, { tagName: "link", rel: "alternate", type: "application/rss+xml", title: ARCHIVE_TEXTS.categoryFeed(category.name), href: `/rss/${category.slug}.xml` }] : tags;
 };
 
 const buttonClass = (active: boolean) =>
@@ -55,7 +71,7 @@ const buttonClass = (active: boolean) =>
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
   const site = useSiteConfig();
-  const { category, featured, grid } = loaderData;
+  const { category, featured, grid, page, pageCount } = loaderData;
   return (
     <>
       <JsonLd data={breadcrumbJsonLd(site, [{ name: "Blog", path: "/blog" }])} />
@@ -123,9 +139,10 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
           <section aria-labelledby="articles-heading" className="lg:col-span-3">
             <h2 id="articles-heading" className="text-2xl font-extrabold text-primary">
               {category ? category.name : "Latest Articles"}
+              {pageCount > 1 ? <span className="ml-2 text-base font-semibold text-muted-foreground">{ARCHIVE_TEXTS.pageOf(page, pageCount)}</span> : null}
             </h2>
             {grid.length === 0 ? (
-              <p className="mt-6 text-muted-foreground">No articles in this category yet.</p>
+              <p className="mt-6 text-muted-foreground">{ARCHIVE_TEXTS.noArticlesInCategory}</p>
             ) : (
               <div className="mt-6 grid gap-6 md:grid-cols-2 xl:grid-cols-3">
                 {grid.map((article) => (
@@ -133,8 +150,15 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
                 ))}
               </div>
             )}
+            <Pager path="/blog" params={{ category: category?.slug }} page={page} pageCount={pageCount} />
+            <p className="mt-8 text-sm">
+              <a href={category ? `/rss/${category.slug}.xml` : "/rss.xml"} className="font-semibold text-primary underline">
+                {category ? ARCHIVE_TEXTS.categoryFeed(category.name) : ARCHIVE_TEXTS.siteFeed}
+              </a>
+            </p>
           </section>
           <aside aria-labelledby="trending-heading">
+            <SearchForm id="blog-search" className="mb-6" />
             <div className="rounded-lg border border-border bg-muted p-6">
               <h2 id="trending-heading" className="text-lg font-extrabold text-primary">
                 Trending Topics

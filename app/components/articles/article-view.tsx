@@ -4,7 +4,7 @@ import { Icon } from "~/components/ui/icon";
 import { JsonLd } from "~/components/site/json-ld";
 import type { PublicSiteConfig } from "~/config/site";
 import type { ArticlePageData } from "~/content/article-page.server";
-import { formatLongDate } from "~/lib/dates";
+import { formatLongDate, monthHref } from "~/lib/dates";
 import { breadcrumbJsonLd } from "~/lib/seo";
 import { ArticleDisclaimer } from "./article-disclaimer";
 import { ArticleEnd } from "./article-end";
@@ -47,7 +47,11 @@ export function ArticleView({ article, site }: { article: ArticlePageData; site:
               {article.author}
             </Link>
             {article.authorCredentials ? <span>, {article.authorCredentials}</span> : null} ·{" "}
-            <time dateTime={article.publishedAt}>{formatLongDate(article.date)}</time> · {article.readingMinutes} min read
+            {/* The date opens the month's archive: older articles stay one click away (issue 26). */}
+            <Link to={monthHref(article.date)} className="text-white underline-offset-2 hover:underline">
+              <time dateTime={article.publishedAt}>{formatLongDate(article.date)}</time>
+            </Link>{" "}
+            · {article.readingMinutes} min read
           </p>
         </div>
       </header>

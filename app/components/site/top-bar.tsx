@@ -7,6 +7,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import { BrandMark } from "./brand-mark";
 import { AccountLinks } from "./account-links";
+import { SearchForm } from "~/components/blog/search-form";
 
 const navLinkClass =
   (size: "bar" | "menu") =>
@@ -43,6 +44,7 @@ export function TopBar({ siteName }: { siteName: string }) {
           </Link>
           <AccountLinks layout="bar" />
         </nav>
+        <SearchForm id="top-search" tone="bar" className="hidden w-40 md:flex lg:w-56" />
         <details ref={menuRef} className="group md:hidden" data-testid="mobile-menu">
           <summary
             className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-md hover:bg-primary-soft"
@@ -55,6 +57,7 @@ export function TopBar({ siteName }: { siteName: string }) {
             aria-label="Mobile"
             className="absolute inset-x-0 top-16 border-t border-primary-soft bg-primary px-4 pb-6 pt-2 shadow-lg"
           >
+            <SearchForm id="menu-search" tone="bar" className="py-3" />
             <ul className="flex flex-col">
               {PRIMARY_NAV.map((item) => (
                 <li key={item.to}>

@@ -1,0 +1,46 @@
+import { ARCHIVE_TEXTS } from "~/lib/archive-texts";
+import { cn } from "~/lib/cn";
+
+type SearchFormProps = {
+  /** Unique per page: the input's id (the top bar, its mobile menu and /blog each have one). */
+  id: string;
+  defaultValue?: string;
+  className?: string;
+  /** "bar": on the dark top bar. */
+  tone?: "page" | "bar";
+};
+
+/**
+ * A plain GET form to /search: it works with JavaScript off (a full page load) and needs none on.
+ * MAX_QUERY_LENGTH in the search service cuts anything longer.
+ */
+export function SearchForm({ id, defaultValue, className, tone = "page" }: SearchFormProps) {
+  return (
+    <form method="get" action="/search" role="search" aria-label={ARCHIVE_TEXTS.searchLabel} className={cn("flex gap-2", className)}>
+      <label htmlFor={id} className="sr-only">
+        {ARCHIVE_TEXTS.searchLabel}
+      </label>
+      <input
+        id={id}
+        name="q"
+        type="search"
+        defaultValue={defaultValue}
+        placeholder={ARCHIVE_TEXTS.searchPlaceholder}
+        maxLength={200}
+        className={cn(
+          "h-10 min-w-0 flex-1 rounded-md border-2 px-3 text-sm",
+          tone === "bar" ? "border-primary-soft bg-white text-foreground" : "border-border bg-card text-foreground",
+        )}
+      />
+      <button
+        type="submit"
+        className={cn(
+          "h-10 rounded-md px-4 text-sm font-semibold",
+          tone === "bar" ? "bg-gold-soft text-primary hover:bg-white" : "bg-primary text-primary-foreground hover:bg-primary/90",
+        )}
+      >
+        {ARCHIVE_TEXTS.searchButton}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,59 @@
+import type { PublicSiteConfig } from "~/config/site";
+import { SITE_DESCRIPTION } from "~/config/site";
+import { renderMarkdown } from "~/lib/markdown.server";
+import { absoluteUrl } from "~/lib/seo";
+import { escapeXml } from "~/lib/xml";
+import type { PublishedArticle } from "./published";
+
+/** RFC 822 time of an ISO 8601 one (the article's datePublished). */
+function rfc822(isoTime: string) {
+  return new Date(isoTime).toUTCString();
+}
+
+/** Site-relative addresses in an article's HTML made absolute: a feed reader has no base. */
+function absoluteLinks(html: string, site: Pick<PublicSiteConfig, "url">) {
+  return html.replace(/\s(src|href|srcset)="\/(?!\/)/g, (_match, attribute: string) => ` ${attribute}="${site.url}/`);
+}
+
+type FeedChannel = { title: string; link: string; self: string };
+
+/**
+ * An RSS 2.0 feed of `articles` (already the latest few, newest first) with each article's full
+ * HTML in `content:encoded`, the same sanitized HTML its page shows (issue 26).
+ */
+export function rssFeed(site: PublicSiteConfig, channel: FeedChannel, articles: readonly PublishedArticle[]) {
+  const items = articles
+    .map((article) => {
+      const url = absoluteUrl(site, `/articles/${article.slug}`);
+      const html = absoluteLinks(renderMarkdown(article.body, site, { sponsored: article.sponsored }), site);
+      return [
+        "    <item>",
+        `      <title>${escapeXml(article.title)}</title>`,
+        `      <link>${escapeXml(url)}</link>`,
+        // The slug never changes, so readers never see an article twice.
+        `      <guid isPermaLink="false">${escapeXml(`${site.url}/articles/${article.slug}`)}</guid>`,
+        `      <description>${escapeXml(article.excerpt)}</description>`,
+        `      <content:encoded>${escapeXml(html)}</content:encoded>`,
+        `      <category>${escapeXml(article.category)}</category>`,
+        `      <dc:creator>${escapeXml(article.author)}</dc:creator>`,
+        `      <pubDate>${rfc822(article.publishedAt)}</pubDate>`,
+        "    </item>",
+      ].join("\n");
+    })
+    .join("\n");
+  const newest = articles[0];
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+  <channel>
+    <title>${escapeXml(channel.title)}</title>
+    <link>${escapeXml(absoluteUrl(site, channel.link))}</link>
+    <atom:link href="${escapeXml(absoluteUrl(site, channel.self))}" rel="self" type="application/rss+xml" />
+    <description>${escapeXml(SITE_DESCRIPTION)}</description>
+    <language>en-us</language>
+${newest ? `    <lastBuildDate>${rfc822(newest.publishedAt)}</lastBuildDate>\n` : ""}${items}
+  </channel>
+</rss>
+`;
+}
+
+export const RSS_CONTENT_TYPE = "application/rss+xml; charset=utf-8";

@@ -1,0 +1,3 @@
+ALTER TABLE "article_revisions" ADD COLUMN "search" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', coalesce(content->>'title', '')), 'A') || setweight(to_tsvector('english', coalesce(content->>'excerpt', '')), 'B') || setweight(to_tsvector('english', coalesce(content->>'body', '')), 'C')) STORED NOT NULL;--> statement-breakpoint
+ALTER TABLE "article_revisions" ADD COLUMN "search_head" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', coalesce(content->>'title', '')), 'A') || setweight(to_tsvector('english', coalesce(content->>'excerpt', '')), 'B')) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "article_revisions_search_idx" ON "article_revisions" USING gin ("search");

@@ -1,0 +1,76 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createPageStore, type PageToRender } from "./page-store";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A store whose render writes the page's key and digest, 1,000 bytes each; counts its renders. */
+function store(budgetBytes: number, dir?: string) {
+  const rendered: string[] = [];
+  const pages = createPageStore({
+    budgetBytes,
+    dir,
+    salt: "build-1",
+    render: async (page) => {
+      rendered.push(page.key);
+      return { body: Buffer.from(`${page.key} ${page.dependsOn} `.padEnd(1_000, ".")), contentType: "text/html; charset=utf-8" };
+    },
+  });
+  return { pages, rendered };
+}
+
+const page = (key: string, dependsOn = "v1"): PageToRender => ({ key, url: key, dependsOn });
+const v = {};
+const now = () => v;
+
+describe("the page store", () => {
+  it("renders on first request, keeps within the byte budget, least recently used out first", async () => {
+    const { pages, rendered } = store(3_000);
+    for (const key of ["/a", "/b", "/c"]) await pages.get(page(key), v, now);
+    expect(pages.peek("/a", v, () => "v1")).toBeDefined(); // /a is now the most recent
+    await pages.get(page("/d"), v, now);
+    expect(pages.peek("/b", v, () => "v1")).toBeUndefined();
+    expect(pages.peek("/a", v, () => "v1")).toBeDefined();
+    expect(pages.stats()).toMatchObject({ pages: 3, bytes: 3_000, evictions: 1 });
+    expect(rendered).toEqual(["/a", "/b", "/c", "/d"]);
+  });
+
+  it("loads a page once for simultaneous requests, and does not keep one rendered across a change", async () => {
+    const { pages, rendered } = store(10_000);
+    const [one, two] = await Promise.all([pages.get(page("/x"), v, now), pages.get(page("/x"), v, now)]);
+    expect(one).toBe(two);
+    expect(rendered).toEqual(["/x"]);
+    const changed = {};
+    expect(await pages.get(page("/y"), v, () => changed)).not.toBeNull();
+    expect(pages.peek("/y", v, () => "v1")).toBeUndefined();
+  });
+
+  it("after a change, drops a kept page whose digest moved or that is gone, and keeps the others", async () => {
+    const { pages } = store(10_000);
+    for (const key of ["/same", "/moved", "/gone"]) await pages.get(page(key), v, now);
+    const next = {};
+    expect(pages.peek("/same", next, () => "v1")).toBeDefined();
+    expect(pages.peek("/moved", next, () => "v2")).toBeUndefined();
+    expect(pages.peek("/gone", next, () => undefined)).toBeUndefined();
+    expect(pages.stats().pages).toBe(1);
+  });
+
+  it("keeps pages on disk: a new store reads them instead of rendering, only under the same digest", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "page-store-"));
+    dirs.push(dir);
+    const first = store(10_000, dir);
+    const kept = await first.pages.get(page("/articles/a"), v, now);
+    expect(readdirSync(dir).sort().map((name) => path.extname(name))).toEqual([".body", ".json"]);
+    const second = store(10_000, dir);
+    const read = await second.pages.get(page("/articles/a"), v, now);
+    expect(read!.body.equals(kept!.body)).toBe(true);
+    expect(read!.etag).toBe(kept!.etag);
+    expect(second.rendered).toEqual([]);
+    expect(second.pages.stats()).toMatchObject({ diskHits: 1, renders: 0 });
+    await second.pages.get(page("/articles/a", "v2"), v, now);
+    expect(second.rendered).toEqual(["/articles/a"]);
+  });
+});
