@@ -43,8 +43,17 @@ async function snapshot(db: Db) {
     );
     const rows: Record<string, string[]> = {};
     for (const { name } of tables.rows) {
+      // Generated columns are not copied but computed again by the target, and a search vector is
+      // the target's own text-search parser's (PGlite and the server may be different versions).
+      const columns = await tx.execute<{ name: string }>(
+        sql`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ${name} AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+      );
+      const list = sql.join(
+        columns.rows.map((column) => sql.identifier(column.name)),
+        sql`, `,
+      );
       const result = await tx.execute<{ j: string }>(
-        sql`SELECT row_to_json(t)::text AS j FROM ${sql.identifier(name)} t ORDER BY row_to_json(t)::text COLLATE "C"`,
+        sql`SELECT row_to_json(t)::text AS j FROM (SELECT ${list} FROM ${sql.identifier(name)}) t ORDER BY row_to_json(t)::text COLLATE "C"`,
       );
       rows[name] = result.rows.map((row) => row.j);
     }
