@@ -298,6 +298,8 @@ test.describe("a reader's account page", () => {
   });
 
   test("changing the password signs out the other device; sign out everywhere ends this one too", async ({ page, request, browser }) => {
+    // Three password hashes, two devices and an e-mail: about 30 s of steps on two busy cores.
+    test.slow();
     const email = await newReader(page, request, "password");
     const other = await secondDevice(browser, email, PASSWORD);
     await gotoHydrated(page, "/account");
