@@ -71,7 +71,7 @@ test("category buttons filter on the server", async ({ page }) => {
   await expect(page).toHaveURL(/\/blog\?category=bonds-fixed-income$/);
   const titles = page.locator("section[aria-labelledby='articles-heading'] h3");
   await expect(titles).toHaveCount(ARTICLES.filter((a) => a.category === "Bonds & Fixed Income").length);
-  await expect(page.getByRole("link", { name: "Bonds & Fixed Income" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Bonds & Fixed Income", exact: true })).toHaveAttribute("aria-current", "page");
   await page.getByRole("link", { name: "All Posts" }).click();
   await expect(page.locator("section[aria-labelledby='articles-heading'] h3")).toHaveCount(5);
 });

@@ -7,7 +7,8 @@ test("health and readiness endpoints", async ({ request }) => {
   const ready = await request.get("/readyz");
   expect(ready.status()).toBe(200);
   // The browser tests run the deployed shape: processes on PostgreSQL behind the proxy.
-  expect(await ready.json()).toEqual({ status: "ready", database: "postgres" });
+  // The test server waited for /readyz and for the content pages in memory before any test ran.
+  expect(await ready.json()).toEqual({ status: "ready", database: "postgres", livePages: "in memory" });
 });
 
 test("every routed response names its request id", async ({ request }) => {

@@ -3,6 +3,8 @@ import { E2E_BASE_URL } from "../support/e2e-env";
 import { PUBLIC_ROUTES } from "../support/public-routes";
 
 test("every page has a unique title, a description, a canonical URL and social tags", async ({ page }) => {
+  // One test over every public page (about a dozen checks and an image fetch each): 30 s ran out on two busy cores.
+  test.setTimeout(90_000);
   const titles = new Map<string, string>();
   for (const route of PUBLIC_ROUTES.filter((r) => r.path !== "/")) {
     await page.goto(route.path);
