@@ -1,19 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
-import { E2E_ADMIN, E2E_BASE_URL, E2E_TWILIO } from "../support/e2e-env";
-import { expect, gotoHydrated, randomIp, randomMobile, test } from "../support/fixtures";
+import { E2E_BASE_URL, E2E_TWILIO } from "../support/e2e-env";
+import { expect, gotoHydrated, randomIp, randomMobile, test, signInAsAdmin } from "../support/fixtures";
 import type { SentMessage } from "../support/twilio-stand-in";
 
 test.describe.configure({ mode: "default" });
-
-async function signIn(page: Page, returnTo: string) {
-  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
-  await page.getByLabel("Email").fill(E2E_ADMIN.email);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
-}
 
 /** The alert texts (not the welcome) the Twilio stand-in received for a number. */
 async function textsTo(e164: string) {
@@ -40,7 +32,7 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
     expect(answer.ok()).toBe(true);
   }
 
-  await signIn(page, "/admin/alerts");
+  await signInAsAdmin(page, "/admin/alerts");
   // Again without ?notice=signedIn: axe would catch the notice mid-fade.
   await gotoHydrated(page, "/admin/alerts");
   await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Alerts" })).toHaveAttribute("aria-current", "page");
@@ -131,7 +123,7 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
 });
 
 test("an alert scheduled for a time in a named zone shows that time and can go back to draft", async ({ page }) => {
-  await signIn(page, "/admin/alerts/new");
+  await signInAsAdmin(page, "/admin/alerts/new");
   await gotoHydrated(page, "/admin/alerts/new");
   await page.getByLabel("Name (staff only)").fill("Scheduled alert");
   await page.getByLabel("Message").fill("Patriot Investor: markets open higher. Reply STOP to opt out");

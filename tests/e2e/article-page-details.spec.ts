@@ -1,7 +1,6 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import sharp from "sharp";
-import { E2E_ADMIN } from "../support/e2e-env";
-import { expect, gotoHydrated, randomIp, test } from "../support/fixtures";
+import { expect, gotoHydrated, randomIp, test, signInAsAdmin } from "../support/fixtures";
 import { publishArticle, unpublishArticle } from "../support/publish-article";
 
 /** What a test published, taken off the site when it ends (passed or not): see unpublishArticle. */
@@ -14,14 +13,6 @@ async function publish(page: Page, article: Parameters<typeof publishArticle>[1]
   const editPath = await publishArticle(page, article);
   published.push(editPath);
   return editPath;
-}
-
-async function signIn(page: Page, returnTo: string) {
-  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
-  await page.getByLabel("Email").fill(E2E_ADMIN.email);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
 }
 
 /** Uploads a plain JPEG of this size through the Images API; its reference (`/media/<id>/<W>x<H>`). */
@@ -77,7 +68,7 @@ async function unresolved(request: APIRequestContext, urls: { where: string; url
 
 test("with an uploaded cover and author photo, every URL in the social tags and JSON-LD of the article and author pages resolves", async ({ page, browser }) => {
   test.setTimeout(90_000);
-  await signIn(page, "/admin/authors");
+  await signInAsAdmin(page, "/admin/authors");
   const cover = await upload(page, "A tall photo of a gold coin", 1200, 1800);
   const photo = await upload(page, "A portrait of the test author", 400, 400);
   const stamp = Date.now().toString(36);
@@ -111,7 +102,7 @@ test("with an uploaded cover and author photo, every URL in the social tags and 
 
 test("the first paragraph keeps its Markdown for readers and in the editor's preview, which holds it at 390 px", async ({ page, browser }) => {
   test.setTimeout(60_000);
-  await signIn(page, "/admin/articles");
+  await signInAsAdmin(page, "/admin/articles");
   const slug = `lede-markdown-${Date.now().toString(36)}`;
   const guide = "https://www.sec.gov/resources-for-investors/investor-alerts-bulletins/investor-bulletin-investing-in-gold-and-precious-metals";
   const editUrl = await publish(page, {
@@ -149,7 +140,7 @@ test("the first paragraph keeps its Markdown for readers and in the editor's pre
 
 test("at 1366 px a sponsored card's label stays inside its Keep reading card, and the article-end block is typographic", async ({ page, browser }) => {
   test.setTimeout(90_000);
-  await signIn(page, "/admin/articles");
+  await signInAsAdmin(page, "/admin/articles");
   const stamp = Date.now().toString(36);
   await publish(page, { title: "A sponsored piece on bullion dealers", slug: `sponsored-card-${stamp}`, body: "Bullion, explained.\n\nMore.", category: "Wealth Building", sponsor: "Acme Bullion Co." });
   const slug = `after-sponsored-${stamp}`;

@@ -1,15 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { E2E_ADMIN } from "../support/e2e-env";
-import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
-
-async function signIn(page: Page, returnTo: string) {
-  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
-  await page.getByLabel("Email").fill(E2E_ADMIN.email);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
-}
+import { expect, gotoHydrated, randomMobile, test, signInAsAdmin } from "../support/fixtures";
 
 async function axeClean(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
@@ -24,7 +15,7 @@ test("a certificate for an opt-in made in this test: sealed, signed, printable, 
   const optIn = await request.post("/api/phone-optin", { data: { firstName: "Deborah", lastName: "Sampson", phone, clickId, smsConsent: true, termsConsent: true } });
   expect(optIn.ok()).toBe(true);
 
-  await signIn(page, "/admin/subscribers");
+  await signInAsAdmin(page, "/admin/subscribers");
   await page.goto(`/admin/subscribers?q=${clickId}`);
   const row = page.locator("tbody tr").filter({ hasText: "Deborah Sampson" });
   await expect(row).toHaveCount(1);

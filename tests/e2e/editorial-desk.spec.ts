@@ -1,19 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { E2E_ADMIN } from "../support/e2e-env";
-import { expect, gotoHydrated, randomIp, test } from "../support/fixtures";
+import { expect, gotoHydrated, randomIp, test, signInAsAdmin } from "../support/fixtures";
 
 test.describe.configure({ mode: "serial" });
 
 const WCAG = ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"];
-
-async function signIn(page: Page, returnTo: string) {
-  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
-  await page.getByLabel("Email").fill(E2E_ADMIN.email);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
-}
 
 async function axe(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(WCAG).analyze();
@@ -33,7 +25,7 @@ let editUrl = "";
 test("an editor writes and publishes a sponsored article with the plain form; readers get it with no JavaScript", async ({ page, browser }) => {
   // One journey through the desk and every public page it changes (article, author, blog, category, feed): longer than the default.
   test.setTimeout(90_000);
-  await signIn(page, "/admin/articles");
+  await signInAsAdmin(page, "/admin/articles");
   await expect(page.getByRole("heading", { name: "Articles", level: 1 })).toBeVisible();
   await page.goto("/admin/articles");
   expect(await axe(page)).toEqual([]);
@@ -90,7 +82,7 @@ test("an editor writes and publishes a sponsored article with the plain form; re
 });
 
 test("a new article says nothing is kept until it can be a draft, then is saved at once; a reload keeps the text", async ({ page }) => {
-  await signIn(page, "/admin/articles/new");
+  await signInAsAdmin(page, "/admin/articles/new");
   await gotoHydrated(page, "/admin/articles/new");
   const status = page.getByTestId("autosave-status");
   await expect(status).toHaveText("Not saved yet: it is saved as you type once it has a title (at least 10 characters) and a slug.");
@@ -130,7 +122,7 @@ test("a new article says nothing is kept until it can be a draft, then is saved 
 test("the article list at 390 px: each row is a card with its category and publish time in view, nothing scrolls sideways", async ({ page }) => {
   const phone = { width: 390, height: 844 };
   await page.setViewportSize(phone);
-  await signIn(page, "/admin/articles");
+  await signInAsAdmin(page, "/admin/articles");
   const list = page.getByTestId("article-list");
   const row = list.locator("tbody tr").first();
   for (const label of ["Title", "Status", "Author", "Category", "Publish time (Eastern)"]) {
@@ -153,7 +145,7 @@ test("the article list at 390 px: each row is a card with its category and publi
 });
 
 test("the preview link shows the working copy to anyone holding it, never indexed; a wrong token is a 404", async ({ page, request }) => {
-  await signIn(page, editUrl.replace(/^https?:\/\/[^/]+/, ""));
+  await signInAsAdmin(page, editUrl.replace(/^https?:\/\/[^/]+/, ""));
   await page.getByLabel("Title", { exact: true }).fill("The gold standard debate, a revised draft");
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page).toHaveURL(/\?done=saved/);
@@ -189,7 +181,7 @@ test("the preview link shows the working copy to anyone holding it, never indexe
 });
 
 test("unpublishing takes the article away at once: its address answers 410 with a clear text", async ({ page, browser }) => {
-  await signIn(page, editUrl.replace(/^https?:\/\/[^/]+/, ""));
+  await signInAsAdmin(page, editUrl.replace(/^https?:\/\/[^/]+/, ""));
   await page.getByRole("button", { name: "Unpublish" }).click();
   await expect(page).toHaveURL(/\?done=unpublished/);
   await expect(page.getByTestId("article-status")).toContainText("Draft");

@@ -1,3 +1,4 @@
+import { E2E_ADMIN } from "./e2e-env";
 import { test as base, expect, type Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 
@@ -26,4 +27,13 @@ export async function gotoHydrated(page: Page, url: string) {
   const response = await page.goto(url);
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   return response;
+}
+
+/** Signs in as the test run's admin through the sign-in page and lands on `returnTo`. */
+export async function signInAsAdmin(page: Page, returnTo: string) {
+  await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(new RegExp(returnTo.replace(/[/?]/g, "\\$&")));
 }
