@@ -29,6 +29,7 @@ import { allowedMethods } from "./allowed-methods";
 import { applyPublicOrigin, publicOrigin, siteOrigin } from "./public-url";
 import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/database-unavailable.server";
 import { REFUSALS } from "~/http/refusals";
+import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts";
 
 export { prerenderViews, renderPage } from "./prerender-views";
 export { renderLivePages } from "./live-pages";
@@ -206,7 +207,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
     });
   };
 
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 }, onRequest);
+  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout: 30_000, headersTimeout: 20_000 }, onRequest);
   const port = options.port ?? env.PORT;
   const host = options.host ?? env.HOST;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));

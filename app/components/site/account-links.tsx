@@ -19,6 +19,11 @@ const linkClass =
 /**
  * Header entries of a signed-in person: Account, Admin for staff, and Sign Out (a plain form
  * post, so it works on pages without JavaScript). Nothing for anonymous visitors.
+ *
+ * Sign Out always loads a new document, also with JavaScript: nothing the signed-in session
+ * loaded stays in the page's memory, and the post does not depend on the client router first
+ * discovering the sign-out route (a discovery that fails sends the browser to the route with a
+ * GET, which sign-out refuses).
  */
 export function AccountLinks({ layout, onNavigate }: { layout: "bar" | "menu"; onNavigate?: () => void }) {
   const viewer = useViewer();
@@ -39,7 +44,7 @@ export function AccountLinks({ layout, onNavigate }: { layout: "bar" | "menu"; o
         </Item>
       ) : null}
       <Item className={layout === "bar" ? "contents" : undefined}>
-        <Form method="post" action="/auth/sign-out" className={layout === "bar" ? "inline" : "py-1"}>
+        <Form method="post" action="/auth/sign-out" reloadDocument className={layout === "bar" ? "inline" : "py-1"}>
           <button
             type="submit"
             className={cn(
