@@ -54,9 +54,11 @@ export const subscribers = pgTable(
     /**
      * SMS: active, opted_out, refused_dnc; with double opt-in (SMS_DOUBLE_OPT_IN=true) also pending,
      * expired and declined. E-mail: pending (not confirmed yet), active, unsubscribed, expired (never
-     * confirmed), bounced and complained (suppressed for good).
+     * confirmed), bounced and complained (suppressed for good). SMS `lapsed`: the Reassigned
+     * Numbers Database said the number was disconnected after the consent (decision 071); a new
+     * opt-in makes the row active again.
      */
-    status: text({ enum: ["active", "opted_out", "refused_dnc", "unsubscribed", "pending", "expired", "declined", "bounced", "complained"] }).notNull(),
+    status: text({ enum: ["active", "opted_out", "refused_dnc", "unsubscribed", "pending", "expired", "declined", "bounced", "complained", "lapsed"] }).notNull(),
     source: text({ enum: ["opt-in", "newsletter", "sms-keyword", "import"] }).notNull(),
     clickId: text(),
     utmSource: text(),
@@ -110,6 +112,7 @@ export const consentEvents = pgTable(
         "email_bounce",
         "email_complaint",
         "email_import",
+        "rnd_lapsed",
       ],
     }).notNull(),
     phoneE164: text("phone_e164"),
@@ -202,6 +205,27 @@ export const dncNumbers = pgTable(
     addedAt: createdAt(),
   },
   (table) => [uniqueIndex("dnc_numbers_phone_source").on(table.phone, table.source)],
+);
+
+/**
+ * Answers of the FCC's Reassigned Numbers Database (decision 071), append-only: "was this number
+ * permanently disconnected on or after `asked_date`?" (`yes`, `no`, `no_data`), from the query API
+ * or a bulk results file. They are evidence on the consent certificate and the campaign gate reads
+ * the newest one for a date on or after the consent.
+ */
+export const rndAnswers = pgTable(
+  "rnd_answers",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    phone: char({ length: 10 }).notNull(),
+    askedDate: date().notNull(),
+    answer: text({ enum: ["yes", "no", "no_data"] }).notNull(),
+    source: text({ enum: ["api", "file"] }).notNull(),
+    /** The results file's name, for answers from a bulk upload. */
+    fileName: text(),
+    answeredAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("rnd_answers_phone_idx").on(table.phone, table.askedDate)],
 );
 
 /** One row per registry file imported: the data date drives the 31-day rule. */

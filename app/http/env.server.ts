@@ -84,6 +84,12 @@ export const EnvSchema = z.object({
   MAILGUN_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "must be the sending domain, e.g. mg.example.com").optional(),
   MAILGUN_API_BASE: z.url({ protocol: /^https?$/ }).default("https://api.mailgun.net"),
   /** Campaign texts per second across all processes (Twilio long code 1; 10DLC by trust score; toll-free 3+; short code 100). */
+  /** The Reassigned Numbers Database (decision 071): its query API, and the campaign rule. */
+  RND_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  RND_API_KEY: z.string().min(8).optional(),
+  RND_CHECK_AFTER_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  RND_ANSWER_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(31),
+  RND_NO_DATA: z.enum(["skip", "send"]).default("skip"),
   SMS_MPS: z.coerce.number().positive().max(1000).default(1),
   /** USD per SMS segment, for the cost estimate and the results. */
   SMS_PRICE_PER_SEGMENT: z.coerce.number().min(0).max(1).default(0.0083),
@@ -106,6 +112,7 @@ export const EnvSchema = z.object({
   }
   const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN].filter(Boolean).length;
   if (twilio === 1) ctx.addIssue({ code: "custom", path: ["TWILIO_AUTH_TOKEN"], message: "TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together" });
+  if (Boolean(env.RND_API_URL) !== Boolean(env.RND_API_KEY)) ctx.addIssue({ code: "custom", path: ["RND_API_KEY"], message: "RND_API_URL and RND_API_KEY go together" });
   if (twilio === 2 && !env.TWILIO_FROM && !env.TWILIO_MESSAGING_SERVICE_SID) {
     ctx.addIssue({ code: "custom", path: ["TWILIO_FROM"], message: "set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID to send through Twilio" });
   }

@@ -11,6 +11,8 @@ import { startConsentChain } from "~/services/consent/chain.server";
 import { signerFromEnv } from "~/services/consent/signing.server";
 import { startCampaignSender } from "~/services/sending/engine.server";
 import { createSmsChannel } from "~/services/sending/sms-channel.server";
+import { createRndApi } from "~/services/providers/rnd-api.server";
+import { rndPolicyFromEnv } from "~/services/consent/rnd-settings.server";
 import { createEmailChannel, mailgunEventLookup } from "~/services/newsletter/email-channel.server";
 import { createLogNewsletterMailer, createSmtpNewsletterMailer } from "~/services/newsletter/mailer.server";
 import { startNewsletterHousekeeping } from "~/services/newsletter/housekeeping.server";
@@ -58,7 +60,17 @@ export async function startRuntime() {
     // Every text from the number, campaigns and texts of their own alike (decision 068).
     startCampaignSender({
       ...engine,
-      channel: createSmsChannel({ transport, ratePerSecond: env.SMS_MPS, dncPolicy: env.DNC_POLICY, quietHoursOffsetMs: env.SEND_TEST_QUIET_HOURS_OFFSET_MINUTES * 60_000 }),
+      channel: createSmsChannel({
+        transport,
+        ratePerSecond: env.SMS_MPS,
+        dncPolicy: env.DNC_POLICY,
+        quietHoursOffsetMs: env.SEND_TEST_QUIET_HOURS_OFFSET_MINUTES * 60_000,
+        rnd: {
+          policy: rndPolicyFromEnv(env),
+          api: env.RND_API_URL && env.RND_API_KEY ? createRndApi({ url: env.RND_API_URL, apiKey: env.RND_API_KEY }) : undefined,
+          onApiError: (error) => logger.warn({ err: error.message }, "the Reassigned Numbers Database did not answer; the texts that need it wait"),
+        },
+      }),
     }),
     startCampaignSender({ ...engine, channel: emailChannel }),
     startNewsletterHousekeeping({ db, logger }),
@@ -76,6 +88,7 @@ export async function startRuntime() {
       smsTransport: transport.name,
       mailTransport: mail.name,
       dncPolicy: env.DNC_POLICY,
+      rnd: env.RND_API_URL ? "api" : "files",
       smsMps: env.SMS_MPS,
       doubleOptIn: env.SMS_DOUBLE_OPT_IN,
       conversionPostbacks: Boolean(env.CONVERSION_POSTBACK_URL),

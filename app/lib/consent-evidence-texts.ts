@@ -30,6 +30,10 @@ export const CERTIFICATE_TEXTS = {
   textsSent: "Texts this event sent",
   download: "Download the signed certificate (JSON)",
   noEvents: "No consent events are recorded for this subscriber.",
+  rndHeading: "Reassigned Numbers Database answers",
+  rndIntro:
+    "Whether the FCC's Reassigned Numbers Database reported this number permanently disconnected on or after the date asked about (yes), not (no), or had no record (no data). Newest first.",
+  rndAnswers: { yes: "yes: disconnected since that date", no: "no: not disconnected", no_data: "no data" },
   shareIntro: "Share this certificate with a lawyer or a lead buyer: the link opens it without an account until it expires. It cannot be withdrawn earlier.",
   shareDays: "Valid for days",
   shareButton: "Create Share Link",
@@ -54,5 +58,6 @@ export const CERTIFICATE_TEXTS = {
     email_bounce: "E-mail bounced",
     email_complaint: "Spam complaint",
     email_import: "Imported newsletter subscriber",
+    rnd_lapsed: "Consent lapsed: number reassigned (RND)",
   },
 } as const;

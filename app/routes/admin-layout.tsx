@@ -31,6 +31,7 @@ const ADMIN_NAV: { to: string; label: string; editors?: true }[] = [
   { to: "/admin/inbox", label: "Inbox" },
   { to: "/admin/dnc", label: "Do-Not-Call" },
   { to: "/admin/consent", label: "Consent Evidence" },
+  { to: "/admin/rnd", label: "Reassigned Numbers" },
   { to: "/admin/people", label: "People" },
   { to: "/admin/security", label: "Security", editors: true },
 ];

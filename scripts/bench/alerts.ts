@@ -1,4 +1,5 @@
-// npm run bench:alerts — market alerts: planning 250,000 recipients on PostgreSQL and PGlite (time and
+// npm run bench:alerts — market alerts: planning 250,000 recipients (consent 60 days old, each with
+// a Reassigned Numbers Database answer to check) on PostgreSQL and PGlite (time and
 // memory growth of this process, which holds PGlite), pacing at SMS_MPS=50 over 60 s with two
 // senders sharing the rate, and the public pages' throughput while a 250,000 alert sends vs idle.
 // Run it under `flock /tmp/heavy.lock`. Prints Markdown for docs/benchmarks.md.
@@ -24,11 +25,18 @@ const SITE_URL = process.env.SITE_URL ?? "http://localhost:3000";
 const TWILIO = { accountSid: `AC${"be0c".repeat(8)}`, authToken: "bench-auth-token-0123456789", from: "+18005550150" };
 const mb = (bytes: number) => Math.round(bytes / 1048576);
 
+/**
+ * Subscribers whose consent is 60 days old, each with a fresh Reassigned Numbers Database "no"
+ * for the consent date: every text goes through the RND check (decision 071), as with the defaults.
+ */
 async function seed(handle: DatabaseHandle) {
   await handle.db.execute(sql.raw(`
-    INSERT INTO subscribers (channel, phone_e164, first_name, last_name, status, source, click_id)
-    SELECT 'sms', '+1' || (ARRAY['212', '312', '303', '213', '305', '512', '860', '808'])[1 + g % 8] || (2000000 + g)::text, 'B', 'M', 'active', 'opt-in', 'bench'
+    INSERT INTO subscribers (channel, phone_e164, first_name, last_name, status, source, click_id, created_at)
+    SELECT 'sms', '+1' || (ARRAY['212', '312', '303', '213', '305', '512', '860', '808'])[1 + g % 8] || (2000000 + g)::text, 'B', 'M', 'active', 'opt-in', 'bench', now() - interval '60 days'
     FROM generate_series(1, ${RECIPIENTS}) g`));
+  await handle.db.execute(sql.raw(`
+    INSERT INTO rnd_answers (phone, asked_date, answer, source, file_name)
+    SELECT substr(phone_e164, 3), (created_at AT TIME ZONE 'UTC')::date, 'no', 'file', 'bench.csv' FROM subscribers WHERE click_id = 'bench'`));
   const result = await handle.db.execute<{ id: string }>(
     sql`INSERT INTO campaigns (channel, name, body, audience, status, scheduled_at) VALUES ('sms', 'Bench', 'Patriot Investor bench alert https://example.com/markets Reply STOP to opt out', '{}', 'scheduled', now()) RETURNING id`,
   );

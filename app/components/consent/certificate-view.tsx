@@ -108,6 +108,36 @@ export function ConsentCertificateView({ certificate, downloadHref, children }: 
       {certificate.events.map((event) => (
         <EventSection key={event.id} event={event} head={certificate.chainHead} />
       ))}
+      {certificate.rnd.length > 0 ? (
+        <section aria-labelledby="rnd-answers" className="break-inside-avoid rounded-md border border-border p-4">
+          <h2 id="rnd-answers" className="text-xl font-bold text-primary">
+            {T.rndHeading}
+          </h2>
+          <p className="mt-2 text-sm text-muted-foreground">{T.rndIntro}</p>
+          <div className="mt-3 overflow-x-auto" role="region" aria-label={T.rndHeading} tabIndex={0}>
+            <table className="w-full text-left text-sm">
+              <thead>
+                <tr>
+                  <th scope="col" className="py-1 pr-4">Asked about</th>
+                  <th scope="col" className="py-1 pr-4">Answer</th>
+                  <th scope="col" className="py-1 pr-4">Received (UTC)</th>
+                  <th scope="col" className="py-1">From</th>
+                </tr>
+              </thead>
+              <tbody>
+                {certificate.rnd.map((answer, index) => (
+                  <tr key={index} className="border-t border-border">
+                    <td className="py-1 pr-4">{answer.askedDate}</td>
+                    <td className="py-1 pr-4">{T.rndAnswers[answer.answer]}</td>
+                    <td className="py-1 pr-4">{answer.answeredAt.replace("T", " ").slice(0, 19)}</td>
+                    <td className="py-1">{answer.source === "api" ? "query API" : `results file ${answer.fileName ?? ""}`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
     </article>
   );
 }

@@ -5,6 +5,7 @@ import { consentEvents, subscribers } from "~/db/schema";
 import { recipientLocation } from "~/services/sending/quiet-hours";
 import { latestSignedHead } from "./chain.server";
 import type { ConsentSigner } from "./signing.server";
+import { rndAnswersFor } from "./rnd.server";
 import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
 
 /** Consent events that grant or confirm consent: each gets a certificate section of its own. */
@@ -50,6 +51,8 @@ export type Certificate = {
   issuedAt: string;
   subscriber: { id: string; channel: string; status: string; phoneE164: string | null; email: string | null; firstName: string | null; lastName: string | null; createdAt: string };
   events: CertificateEvent[];
+  /** SMS: the Reassigned Numbers Database's answers about the number, newest first (decision 071). */
+  rnd: { askedDate: string; answer: "yes" | "no" | "no_data"; source: string; fileName: string | null; answeredAt: string }[];
   /** The newest signed head of the chain; an event with seq at or below it is covered by its signature. */
   chainHead: { seq: number; hash: string; signedAt: string; keyId: string; signature: string } | null;
   signingKey: { keyId: string; algorithm: "Ed25519"; publicKey: string };
@@ -126,6 +129,7 @@ export async function buildCertificate(db: Db, subscriberId: string, signer: Con
         chain: chainOf.get(event.id) ?? null,
       })),
     ),
+    rnd: phone ? (await rndAnswersFor(db, phone.slice(2))).map((answer) => ({ ...answer, answeredAt: answer.answeredAt.toISOString() })) : [],
     chainHead: head ? { seq: head.seq, hash: head.hash, signedAt: head.signedAt.toISOString(), keyId: head.keyId, signature: head.signature } : null,
     signingKey: { keyId: signer.keyId, algorithm: "Ed25519", publicKey: signer.publicKey },
   };

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Db } from "~/db/client.server";
 import { campaignRecipients, campaigns, consentEvents, dncNumbers, subscribers } from "~/db/schema";
+import { startCampaign } from "../../../tests/support/campaigns";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { handleInboundSms } from "../subscription/inbound-sms.server";
 import { createLogTransport, type SendResult, type SentLookup, type SmsTransport } from "../providers/sms-transport.server";
@@ -53,13 +54,6 @@ function engine(db: Db, transport: SmsTransport, clock: () => Date, dncPolicy: "
   return { db, channel: createSmsChannel({ transport, ratePerSecond: 1000, dncPolicy }), logger: quietLogger, siteUrl: SITE, dncPolicy, clock, inDoubtAfterSeconds: 60 };
 }
 
-async function startCampaign(db: Db, body: string, audience: Partial<Audience>, now: Date) {
-  const draft = await saveDraft(db, { name: "Alert", body, audience: AudienceSchema.parse(audience), actor: "admin@example.com", siteUrl: SITE, pricePerSegment: 0.0083 });
-  if (!draft.ok) throw new Error(draft.message);
-  const scheduled = await scheduleCampaign(db, { id: draft.campaign.id, schedule: { when: "now" }, actor: "admin@example.com", dncPolicy: "refuse", now, typedCount: undefined });
-  if (!scheduled.ok) throw new Error(scheduled.message);
-  return draft.campaign.id;
-}
 
 const ledger = (db: Db, campaignId: string) =>
   db

@@ -10,6 +10,9 @@ export const SKIP_REASONS = {
   suppressed: "Address suppressed (hard bounce or spam complaint)",
   no_consent: "No subscriber consent on record",
   not_pending: "The double opt-in was no longer waiting for the answer",
+  rnd_reassigned: "Number disconnected since the consent (Reassigned Numbers Database): consent lapsed",
+  rnd_no_data: "No data in the Reassigned Numbers Database for this number (RND_NO_DATA=skip)",
+  rnd_no_answer: "No recent Reassigned Numbers Database answer for consent older than RND_CHECK_AFTER_DAYS",
 } as const;
 
 export type SkipReason = keyof typeof SKIP_REASONS;
@@ -29,6 +32,7 @@ export type FailureReason = keyof typeof FAILURE_REASONS;
 export const WAIT_REASONS = {
   quiet_hours: "Waiting for quiet hours to end",
   postal_address_missing: "Held until the sender's postal address is set (SITE_POSTAL_ADDRESS)",
+  rnd_unavailable: "Waiting for the Reassigned Numbers Database to answer",
 } as const;
 
 export function reasonLabel(code: string | null) {

@@ -1,3 +1,4 @@
+import type { RndVerdict } from "../consent/rnd-check";
 import { insideWindow, nextAllowedTime, recipientLocation } from "./quiet-hours";
 import type { SkipReason } from "./reasons";
 
@@ -9,6 +10,8 @@ export type SmsRecipientFacts = {
   onFederalDnc: boolean;
   /** When this person was last sent marketing texts (the most recent few are enough). */
   recentMarketingSends: Date[];
+  /** The Reassigned Numbers Database rule for this consent (decision 071); absent: not checked. */
+  rnd?: RndVerdict;
 };
 
 export type SmsPolicy = {
@@ -28,13 +31,14 @@ const DAY_MS = 86_400_000;
 
 /**
  * The SMS send gate for a marketing text, in the order of COMPLIANCE.md §7: consent, our opt-out
- * list, the federal list under the DNC policy, the frequency cap, then quiet hours in every zone of
+ * list, the federal list under the DNC policy, the Reassigned Numbers Database, the frequency cap, then quiet hours in every zone of
  * the area code. Pure: the same facts, policy and clock always give the same answer.
  */
 export function checkSmsSend(facts: SmsRecipientFacts, policy: SmsPolicy, now: Date): SendDecision {
   if (facts.subscriberStatus !== "active") return { action: "skip", reason: facts.subscriberStatus === "opted_out" ? "opted_out" : "not_active" };
   if (facts.onInternalDnc) return { action: "skip", reason: "internal_dnc" };
   if (facts.onFederalDnc && policy.dncPolicy === "refuse") return { action: "skip", reason: "federal_dnc" };
+  if (facts.rnd?.action === "skip") return { action: "skip", reason: facts.rnd.reason };
   if (policy.expiresAt && now >= policy.expiresAt) return { action: "skip", reason: "expired" };
   const inLastDay = facts.recentMarketingSends.filter((sentAt) => now.getTime() - sentAt.getTime() < DAY_MS).length;
   if (inLastDay >= policy.frequencyCap) return { action: "skip", reason: "frequency_cap" };
