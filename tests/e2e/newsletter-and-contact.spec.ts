@@ -75,7 +75,7 @@ test.describe("the newsletter section", () => {
       await expect(newsletter(page).getByLabel("Email")).toHaveValue(email);
     });
 
-    test("the sign-up is stored and the result shown", { tag: "@header-styles" }, async ({ page }) => {
+    test("the sign-up is stored and the result shown", async ({ page }) => {
       await page.goto("/about");
       await page.goto("/home");
       await fillNewsletter(page, { email: uniqueEmail(), terms: true });
@@ -98,7 +98,7 @@ test.describe("the contact form", () => {
     await page.getByLabel("Message", { exact: true }).fill(message);
   }
 
-  test("sends and confirms with the reply promise", { tag: "@header-styles" }, async ({ page }) => {
+  test("sends and confirms with the reply promise", async ({ page }) => {
     await gotoHydrated(page, "/contact");
     await fillContact(page);
     await page.getByRole("button", { name: "Send Message" }).click();
@@ -118,7 +118,7 @@ test.describe("the contact form", () => {
 
   test.describe("with JavaScript off", () => {
     test.use({ javaScriptEnabled: false });
-    test("submits and shows the result", { tag: "@header-styles" }, async ({ page }) => {
+    test("submits and shows the result", async ({ page }) => {
       await page.goto("/contact");
       await fillContact(page);
       await page.getByRole("button", { name: "Send Message" }).click();

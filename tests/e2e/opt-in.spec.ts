@@ -88,7 +88,7 @@ for (const viewport of [
   });
 }
 
-test("success: Welcome Patriot!, the form clears, and the browser goes to /blog after 1.5 s", { tag: "@header-styles" }, async ({ page }) => {
+test("success: Welcome Patriot!, the form clears, and the browser goes to /blog after 1.5 s", async ({ page }) => {
   await gotoHydrated(page, "/opt-in");
   await fill(page, { first: "Betsy", last: "Ross", phone: randomMobile(), sms: true, terms: true });
   // Hold the answer for a moment to see the joining state.
