@@ -31,6 +31,7 @@ export const CERTIFICATE_TEXTS = {
   download: "Download the signed certificate (JSON)",
   noEvents: "No consent events are recorded for this subscriber.",
   rndHeading: "Reassigned Numbers Database answers",
+  rndTable: "Table of the answers",
   rndIntro:
     "Whether the FCC's Reassigned Numbers Database reported this number permanently disconnected on or after the date asked about (yes), not (no), or had no record (no data). Newest first.",
   rndAnswers: { yes: "yes: disconnected since that date", no: "no: not disconnected", no_data: "no data" },

@@ -4,7 +4,7 @@ import { E2E_ADMIN } from "../support/e2e-env";
 import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
 
 const PHONE = { width: 390, height: 844 };
-const ADMIN_PAGES = ["/admin/sms", "/admin/subscribers", "/admin/messages", "/admin/inbox", "/admin/dnc", "/admin/security"];
+const ADMIN_PAGES = ["/admin/sms", "/admin/subscribers", "/admin/messages", "/admin/inbox", "/admin/dnc", "/admin/rnd", "/admin/security"];
 
 test.describe.configure({ mode: "default" });
 

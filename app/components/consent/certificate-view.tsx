@@ -114,7 +114,7 @@ export function ConsentCertificateView({ certificate, downloadHref, children }: 
             {T.rndHeading}
           </h2>
           <p className="mt-2 text-sm text-muted-foreground">{T.rndIntro}</p>
-          <div className="mt-3 overflow-x-auto" role="region" aria-label={T.rndHeading} tabIndex={0}>
+          <div className="mt-3 overflow-x-auto" role="region" aria-label={T.rndTable} tabIndex={0}>
             <table className="w-full text-left text-sm">
               <thead>
                 <tr>
