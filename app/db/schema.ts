@@ -140,6 +140,11 @@ export const consentEvents = pgTable(
     dncDataDate: date(),
     inboundMessageSid: text(),
     inboundBody: text(),
+    /**
+     * What the person did on the form where JavaScript ran (decision 077): durations and times
+     * since the page started loading, never keystrokes. Null without JavaScript.
+     */
+    interaction: jsonb(),
     occurredAt: createdAt(),
   },
   (table) => [

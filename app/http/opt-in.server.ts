@@ -1,6 +1,7 @@
 import type { OptInActionData } from "~/components/opt-in/opt-in-page";
 import { getDb } from "~/db/database.server";
 import { fieldErrors, OptInSchema } from "~/lib/forms";
+import { parseInteraction } from "~/lib/interaction";
 import { checkUsMobile } from "~/lib/phone";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
@@ -84,7 +85,7 @@ async function evaluateOptIn(fields: unknown, evidence: RequestEvidence): Promis
   const env = getEnv();
   const result = await optInToSms(
     db,
-    { ...parsed.data, source: "opt-in", evidence },
+    { ...parsed.data, source: "opt-in", evidence, interaction: parseInteraction((fields as Record<string, unknown>).interaction) },
     smsOptInSettings(env),
   );
   return optInOutcome(result);

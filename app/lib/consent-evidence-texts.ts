@@ -30,6 +30,9 @@ export const CERTIFICATE_TEXTS = {
   textsSent: "Texts this event sent",
   download: "Download the signed certificate (JSON)",
   noEvents: "No consent events are recorded for this subscriber.",
+  onTheForm: "On the form",
+  noInteraction:
+    "No record from the page: its JavaScript did not run (or the request came from the API). The time of receipt above is the server's.",
   rndHeading: "Reassigned Numbers Database answers",
   rndTable: "Table of the answers",
   rndIntro:

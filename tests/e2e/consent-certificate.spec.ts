@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, gotoHydrated, randomMobile, test, signInAsAdmin } from "../support/fixtures";
+import { expect, gotoHydrated, randomIp, randomMobile, test, signInAsAdmin } from "../support/fixtures";
 
 async function axeClean(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
@@ -74,4 +74,55 @@ test("a certificate for an opt-in made in this test: sealed, signed, printable, 
   const tampered = shareUrl!.replace(/\.(\d+)\./, (_, s: string) => `.${Number(s) + 1}.`);
   expect((await shared.goto(tampered))?.status()).toBe(404);
   await stranger.close();
+});
+
+test("an opt-in on the page records, where JavaScript ran, how long each field was typed and when each box was ticked; without JavaScript the certificate says so", async ({ page, browser }) => {
+  const withJs = `click-timing-${Date.now()}`;
+  await gotoHydrated(page, `/opt-in?sub2=${withJs}`);
+  await page.getByLabel("First Name").pressSequentially("Mercy", { delay: 120 });
+  await page.getByLabel("Last Name").pressSequentially("Warren", { delay: 120 });
+  await page.getByLabel("Mobile Phone").pressSequentially(randomMobile(), { delay: 80 });
+  await page.getByLabel(/recurring automated marketing text messages/).check();
+  await page.getByLabel(/I agree to the Terms of Service/).check();
+  await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  await expect(page.locator("[data-sonner-toast]")).toContainText("Welcome Patriot!");
+
+  const noJs = await browser.newContext({ javaScriptEnabled: false, ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const plain = await noJs.newPage();
+  const withoutJs = `click-nojs-${Date.now()}`;
+  await plain.goto(`/opt-in?sub2=${withoutJs}`);
+  await plain.getByLabel("First Name").fill("Phillis");
+  await plain.getByLabel("Last Name").fill("Wheatley");
+  await plain.getByLabel("Mobile Phone").fill(randomMobile());
+  await plain.getByLabel(/recurring automated marketing text messages/).check();
+  await plain.getByLabel(/I agree to the Terms of Service/).check();
+  await plain.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+  await expect(plain.getByRole("status")).toContainText("Welcome Patriot!");
+  await noJs.close();
+
+  const admin = await browser.newContext({ ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const staff = await admin.newPage();
+  await signInAsAdmin(staff, "/admin/subscribers");
+  const certificateOf = async (clickId: string, name: string) => {
+    await staff.goto(`/admin/subscribers?q=${clickId}`);
+    await staff.locator("tbody tr").filter({ hasText: name }).getByRole("link", { name: "Certificate" }).click();
+    await expect(staff.getByRole("heading", { level: 1, name: "Consent Certificate" })).toBeVisible();
+    return staff.locator(".consent-certificate");
+  };
+  const timed = await certificateOf(withJs, "Mercy Warren");
+  // Typed one key every 120 ms: the five letters of "Mercy" took about half a second.
+  const text = (await timed.textContent()) ?? "";
+  const typing = /typing: first name (\d+\.\d) s, last name (\d+\.\d) s, phone (\d+\.\d) s/.exec(text);
+  expect(typing, text).not.toBeNull();
+  expect(Number(typing![1])).toBeGreaterThanOrEqual(0.4);
+  expect(Number(typing![3])).toBeGreaterThan(0.5);
+  const ticked = /SMS box ticked at (\d+\.\d) s, terms box ticked at (\d+\.\d) s; sent at (\d+\.\d) s/.exec(text);
+  expect(ticked, text).not.toBeNull();
+  expect(Number(ticked![1])).toBeLessThanOrEqual(Number(ticked![2]));
+  expect(Number(ticked![2])).toBeLessThanOrEqual(Number(ticked![3]));
+  await axeClean(staff);
+
+  const untimed = await certificateOf(withoutJs, "Phillis Wheatley");
+  await expect(untimed).toContainText("No record from the page: its JavaScript did not run");
+  await admin.close();
 });

@@ -12,6 +12,20 @@ function Row({ label, value, mono }: { label: string; value: string | boolean | 
   );
 }
 
+const seconds = (ms: number | null) => (ms === null ? "never" : `${(ms / 1000).toFixed(1)} s`);
+
+/** The person's actions on the form, in words (times since the page started loading). */
+function interactionText(event: CertificateEvent) {
+  const record = event.interaction;
+  if (!record) return T.noInteraction;
+  return [
+    `page loaded at ${record.loadedMs === null ? "—" : seconds(record.loadedMs)}, its script running at ${seconds(record.hydratedMs)}`,
+    `typing: first name ${seconds(record.typingMs.firstName)}, last name ${seconds(record.typingMs.lastName)}, phone ${seconds(record.typingMs.phone)}`,
+    `SMS box ticked at ${seconds(record.tickedMs.smsConsent)}, terms box ticked at ${seconds(record.tickedMs.termsConsent)}`,
+    `sent at ${seconds(record.submittedMs)} (times since the page started loading)`,
+  ].join("; ");
+}
+
 function EventSection({ event, head }: { event: CertificateEvent; head: { seq: number } | null }) {
   const signed = event.chain && head && event.chain.seq <= head.seq;
   return (
@@ -28,6 +42,7 @@ function EventSection({ event, head }: { event: CertificateEvent; head: { seq: n
         <Row label="E-mail" value={event.email} />
         <Row label="SMS box" value={event.smsCheckbox === null ? null : event.smsCheckbox ? "ticked" : "not ticked"} />
         <Row label="Terms box" value={event.termsCheckbox === null ? null : event.termsCheckbox ? "ticked" : "not ticked"} />
+        {event.action === "opt_in" && event.channel === "sms" ? <Row label={T.onTheForm} value={interactionText(event)} /> : null}
         <Row label="Source" value={event.source} />
         <Row label="IP address" value={event.ip} />
         <Row label="User agent" value={event.userAgent} />

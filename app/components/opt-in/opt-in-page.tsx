@@ -16,6 +16,7 @@ import { signInHref } from "~/lib/return-path";
 import { clearForm, useFormValue } from "~/lib/use-form-ready";
 import { missingForOptIn, missingHint } from "~/lib/form-missing";
 import { useOptInPrefill } from "./prefill";
+import { useInteractionRecord } from "./use-interaction";
 
 export const OPT_IN_ACTION = "/opt-in";
 
@@ -57,6 +58,7 @@ export function OptInPage({
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   const hint = useFormValue(formRef, stillNeeded, NOTHING_FILLED);
+  const stampInteraction = useInteractionRecord(formRef);
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
   const initial = serverResult && !serverResult.success && serverResult.values ? serverResult.values : prefill;
@@ -121,6 +123,7 @@ export function OptInPage({
               action={OPT_IN_ACTION}
               className="rounded-lg bg-card p-6 shadow-lg md:p-8"
               noValidate={hydrated}
+              onSubmit={stampInteraction}
             >
               {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
               {!hydrated && result?.success ? (
@@ -131,6 +134,8 @@ export function OptInPage({
                 </p>
               ) : null}
               <input type="hidden" name="clickId" value={prefill.clickId} />
+              {/* Filled in by the page's JavaScript when the form is sent; empty without it. */}
+              <input type="hidden" name="interaction" defaultValue="" />
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field label="First Name" autoComplete="given-name" required {...field("firstName")} />
                 <Field label="Last Name" autoComplete="family-name" required {...field("lastName")} />

@@ -5,6 +5,7 @@ import { consentEvents, subscribers } from "~/db/schema";
 import { recipientLocation } from "~/services/sending/quiet-hours";
 import { latestSignedHead } from "./chain.server";
 import type { ConsentSigner } from "./signing.server";
+import { parseInteraction, type Interaction } from "~/lib/interaction";
 import { rndAnswersFor } from "./rnd.server";
 import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
 
@@ -32,6 +33,8 @@ export type CertificateEvent = {
   termsVersion: string | null;
   smsCheckbox: boolean | null;
   termsCheckbox: boolean | null;
+  /** What the person did on the form where its JavaScript ran (decision 077); null otherwise. */
+  interaction: Interaction | null;
   ip: string | null;
   userAgent: string | null;
   acceptLanguage: string | null;
@@ -116,6 +119,7 @@ export async function buildCertificate(db: Db, subscriberId: string, signer: Con
         termsVersion: event.termsVersion,
         smsCheckbox: event.smsCheckbox,
         termsCheckbox: event.termsCheckbox,
+        interaction: parseInteraction(event.interaction),
         ip: event.ip,
         userAgent: event.userAgent,
         acceptLanguage: event.acceptLanguage,

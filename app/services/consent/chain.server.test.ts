@@ -213,3 +213,45 @@ describe("consent hash chain through db:export and db:import", () => {
     expect(await verifyConsentChain(to.db, signer)).toMatchObject({ ok: true, checked: 4, pending: 0 });
   });
 });
+
+describe.each(DB_KINDS)("consent chain versions on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  const interaction = { v: 1 as const, loadedMs: 800, hydratedMs: 1_200, typingMs: { firstName: 900, lastName: 700, phone: 2_100 }, tickedMs: { smsConsent: 8_000, termsConsent: 8_600 }, submittedMs: 9_900 };
+
+  it("version 2 covers what the person did on the form: an edited timing is named", async () => {
+    const { db } = database;
+    const result = await optInToSms(
+      db,
+      { firstName: "Abigail", lastName: "Adams", phone: "212-456-7001", clickId: null, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE, interaction },
+      SETTINGS,
+    );
+    expect(result).toMatchObject({ ok: true });
+    await sealConsentChain(db);
+    const link = await db.execute<{ version: unknown; event_id: unknown }>(sql`SELECT version, event_id FROM consent_chain ORDER BY seq DESC LIMIT 1`);
+    expect(toNumber(link.rows[0]!.version)).toBe(2);
+    const target = toNumber(link.rows[0]!.event_id);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '2500') WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '9900') WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+  });
+
+  it("rows sealed as version 1 (before the form's record was covered) still verify, and only as version 1", async () => {
+    const { db } = database;
+    const { canonicalEventJson, GENESIS_HASH } = await import("./chain.server");
+    const row = await db.execute<Record<string, unknown>>(sql`
+      SELECT id::text AS id, subscriber_id::text AS subscriber_id, channel, action, phone_e164, phone_raw, email, first_name, last_name,
+        consent_text, consent_version, consent_text_sha256, terms_text, terms_version, sms_checkbox, terms_checkbox, ip, user_agent,
+        accept_language, page_url, referrer, click_id, source, dnc_policy, dnc_result, to_char(dnc_data_date, 'YYYY-MM-DD') AS dnc_data_date,
+        inbound_message_sid, inbound_body, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at
+      FROM consent_events ORDER BY id LIMIT 1`);
+    // The chain's first row as an older release sealed it: version 1, hashed without `interaction`.
+    const v1 = chainHash(1, GENESIS_HASH, canonicalEventJson(row.rows[0]!, 1), 1);
+    await tamper(db, "consent_chain", [sql`UPDATE consent_chain SET version = 1, hash = ${v1} WHERE seq = 1`]);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+    // Claiming version 2 for that hash does not pass.
+    await tamper(db, "consent_chain", [sql`UPDATE consent_chain SET version = 2 WHERE seq = 1`]);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", seq: 1 });
+  });
+});

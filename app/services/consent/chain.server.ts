@@ -24,7 +24,8 @@ const VERIFY_BATCH = 5_000;
 
 /**
  * The event's columns the hash covers (version 1), in this order. A column added to consent_events
- * later is not covered until a new version lists it; old rows keep the version they were sealed with.
+ * later is not covered until a new version lists it; old rows keep the version they were sealed with
+ * (the version is in the hash's prefix, so a row cannot be passed off as another version).
  */
 export const CHAIN_V1_COLUMNS = [
   "id",
@@ -58,7 +59,13 @@ export const CHAIN_V1_COLUMNS = [
   "occurred_at",
 ] as const;
 
-type CanonicalRow = Record<(typeof CHAIN_V1_COLUMNS)[number], string | boolean | null>;
+/** Version 2 also covers what the person did on the form (`interaction`, decision 077). */
+export const CHAIN_V2_COLUMNS = [...CHAIN_V1_COLUMNS, "interaction"] as const;
+
+/** The version new chain rows are sealed with. */
+export const CHAIN_VERSION = 2;
+
+const COLUMNS_OF: Record<number, readonly string[]> = { 1: CHAIN_V1_COLUMNS, 2: CHAIN_V2_COLUMNS };
 
 /**
  * Each column as text the database writes the same way on every server and in every session:
@@ -71,18 +78,21 @@ function canonicalSelect(alias: string) {
     if (name === "id" || name === "subscriber_id") return `${ref}::text AS ${name}`;
     if (name === "occurred_at") return `to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at`;
     if (name === "dnc_data_date") return `to_char(${ref}, 'YYYY-MM-DD') AS dnc_data_date`;
+    // jsonb prints in one normal form (keys sorted, one spacing) on every server.
+    if (name === "interaction") return `${ref}::text AS interaction`;
     return `${ref} AS ${name}`;
   };
-  return sql.raw(CHAIN_V1_COLUMNS.map(column).join(", "));
+  return sql.raw(CHAIN_V2_COLUMNS.map(column).join(", "));
 }
 
-export function canonicalEventJson(row: Record<string, unknown>) {
-  const canonical = Object.fromEntries(CHAIN_V1_COLUMNS.map((name) => [name, (row[name] ?? null) as string | boolean | null])) as CanonicalRow;
-  return JSON.stringify(canonical);
+export function canonicalEventJson(row: Record<string, unknown>, version = CHAIN_VERSION) {
+  const columns = COLUMNS_OF[version];
+  if (!columns) throw new Error(`unknown consent chain version ${version}`);
+  return JSON.stringify(Object.fromEntries(columns.map((name) => [name, (row[name] ?? null) as string | boolean | null])));
 }
 
-export function chainHash(seq: number, prevHash: string, eventJson: string) {
-  return createHash("sha256").update(`consent-chain-v1\n${seq}\n${prevHash}\n${eventJson}`, "utf8").digest("hex");
+export function chainHash(seq: number, prevHash: string, eventJson: string, version = CHAIN_VERSION) {
+  return createHash("sha256").update(`consent-chain-v${version}\n${seq}\n${prevHash}\n${eventJson}`, "utf8").digest("hex");
 }
 
 export function headMessage(seq: number, hash: string, signedAt: string) {
@@ -119,7 +129,7 @@ export async function sealConsentChain(db: Db, options: { isStopped?: () => bool
       const rows = events.rows.map((event) => {
         seq += 1;
         const hash = chainHash(seq, prevHash, canonicalEventJson(event));
-        const row = sql`(${seq}, ${String(event.id)}::bigint, 1, ${prevHash}, ${hash})`;
+        const row = sql`(${seq}, ${String(event.id)}::bigint, ${CHAIN_VERSION}, ${prevHash}, ${hash})`;
         prevHash = hash;
         return row;
       });
@@ -209,7 +219,7 @@ export async function verifyConsentChain(db: Db, signer: ConsentSigner): Promise
 
   while (!problem) {
     const batch = await db.execute<Record<string, unknown> & { c_seq: unknown; c_event_id: unknown; c_prev_hash: string; c_hash: string; id: unknown }>(sql`
-      SELECT c.seq AS c_seq, c.event_id AS c_event_id, c.prev_hash AS c_prev_hash, c.hash AS c_hash, ${canonicalSelect("e")}
+      SELECT c.seq AS c_seq, c.event_id AS c_event_id, c.version AS c_version, c.prev_hash AS c_prev_hash, c.hash AS c_hash, ${canonicalSelect("e")}
       FROM consent_chain c LEFT JOIN consent_events e ON e.id = c.event_id
       WHERE c.seq >= ${expectedSeq} ORDER BY c.seq LIMIT ${VERIFY_BATCH}`);
     if (batch.rows.length === 0) break;
@@ -228,7 +238,8 @@ export async function verifyConsentChain(db: Db, signer: ConsentSigner): Promise
         problem = { seq, eventId, kind: "reordered", detail: `consent event ${eventId} (seq ${seq}) does not follow the row before it: the chain was re-ordered or rewritten` };
         break;
       }
-      const hash = chainHash(seq, prevHash, canonicalEventJson(row));
+      const version = toNumber(row.c_version);
+      const hash = COLUMNS_OF[version] ? chainHash(seq, prevHash, canonicalEventJson(row, version), version) : null;
       if (hash !== row.c_hash) {
         problem = { seq, eventId, kind: "edited", detail: `consent event ${eventId} (seq ${seq}) does not match its hash: the row was changed after it was recorded` };
         break;

@@ -4,6 +4,7 @@ import { consentEvents, conversionPostbacks, subscribers } from "~/db/schema";
 import { checkUsMobile } from "~/lib/phone";
 import { consentTexts } from "./consent.server";
 import { lookupDnc } from "../dnc/dnc.server";
+import type { Interaction } from "~/lib/interaction";
 import type { RequestEvidence } from "./evidence";
 import { enqueueSms } from "../sending/outbox.server";
 import { nudgeTexts } from "../sending/signal.server";
@@ -24,6 +25,8 @@ export type SmsOptInInput = {
   termsConsent: boolean;
   source: "opt-in" | "newsletter";
   evidence: RequestEvidence;
+  /** What the person did on the form, where its JavaScript ran (decision 077). */
+  interaction?: Interaction | null;
 };
 
 export type SmsOptInSettings = {
@@ -73,6 +76,7 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
     dncPolicy: settings.dncPolicy,
     dncResult: dnc.internal ? "internal" : dnc.federal ? "federal" : "clear",
     dncDataDate: dnc.dataDate,
+    interaction: input.interaction ?? null,
   };
 
   if (refused) {
