@@ -1,7 +1,7 @@
 import type { OptInActionData } from "~/components/opt-in/opt-in-page";
 import { getDb } from "~/db/database.server";
 import { fieldErrors, OptInSchema } from "~/lib/forms";
-import { parseInteraction } from "~/lib/interaction";
+import { parseInteraction } from "~/lib/interaction.server";
 import { checkUsMobile } from "~/lib/phone";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";

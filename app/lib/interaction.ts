@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * What a person did on a consent form where JavaScript ran (decision 077), as recorded in the
  * browser and sent with the form: times in milliseconds since the page started loading, and how
@@ -9,41 +7,18 @@ import { z } from "zod";
 export const INTERACTION_FIELDS = ["firstName", "lastName", "phone"] as const;
 export const INTERACTION_BOXES = ["smsConsent", "termsConsent"] as const;
 
-/** A day: a form left open longer is still a form, but bigger numbers are not believed. */
-const MS = z.number().int().min(0).max(86_400_000);
-
-export const InteractionSchema = z.strictObject({
-  v: z.literal(1),
+/** Times in milliseconds since the page started loading; typing durations per field. */
+export type Interaction = {
+  v: 1;
   /** The load event of the page, and when its JavaScript started (the form was usable before that). */
-  loadedMs: MS.nullable(),
-  hydratedMs: MS,
-  /** Per field: the time spent typing (pauses over 2 s are left out), 0 if typed before the JavaScript ran or never. */
-  typingMs: z.strictObject(Object.fromEntries(INTERACTION_FIELDS.map((name) => [name, MS])) as Record<(typeof INTERACTION_FIELDS)[number], typeof MS>),
+  loadedMs: number | null;
+  hydratedMs: number;
+  /** Per field: the time spent typing (pauses over 2 s left out), 0 if typed before the JavaScript ran or never. */
+  typingMs: Record<(typeof INTERACTION_FIELDS)[number], number>;
   /** Per box: when it was last ticked, null if it was never ticked after the JavaScript ran. */
-  tickedMs: z.strictObject(Object.fromEntries(INTERACTION_BOXES.map((name) => [name, MS.nullable()])) as Record<(typeof INTERACTION_BOXES)[number], z.ZodNullable<typeof MS>>),
-  submittedMs: MS,
-});
-
-export type Interaction = z.infer<typeof InteractionSchema>;
-
-/**
- * The interaction record sent with a form, or null. Lenient by design: a missing, malformed or
- * forged record never costs a sign-up; it is simply not evidence.
- */
-export function parseInteraction(value: unknown): Interaction | null {
-  // A form sends the JSON text; a JSON API body may carry the object itself.
-  if (typeof value === "object" && value !== null) {
-    const parsed = InteractionSchema.safeParse(value);
-    return parsed.success ? parsed.data : null;
-  }
-  if (typeof value !== "string" || value.length === 0 || value.length > 2_000) return null;
-  try {
-    const parsed = InteractionSchema.safeParse(JSON.parse(value));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+  tickedMs: Record<(typeof INTERACTION_BOXES)[number], number | null>;
+  submittedMs: number;
+};
 
 /** A typing pause longer than this is not typing time. */
 export const TYPING_PAUSE_MS = 2_000;

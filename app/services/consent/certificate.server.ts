@@ -5,7 +5,8 @@ import { consentEvents, subscribers } from "~/db/schema";
 import { recipientLocation } from "~/services/sending/quiet-hours";
 import { latestSignedHead } from "./chain.server";
 import type { ConsentSigner } from "./signing.server";
-import { parseInteraction, type Interaction } from "~/lib/interaction";
+import type { Interaction } from "~/lib/interaction";
+import { parseInteraction } from "~/lib/interaction.server";
 import { rndAnswersFor } from "./rnd.server";
 import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
 

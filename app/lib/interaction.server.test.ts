@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseInteraction, type Interaction } from "./interaction";
+import type { Interaction } from "./interaction";
+import { parseInteraction } from "./interaction.server";
 
 const record: Interaction = {
   v: 1,
