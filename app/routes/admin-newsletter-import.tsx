@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
+import { readTextUpload } from "~/http/text-upload.server";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
 import { importNewsletterCsv, NEWSLETTER_CSV_COLUMNS, type ImportRefusal } from "~/services/newsletter/transfer.server";
@@ -23,19 +24,9 @@ type Answer = { notice: Notice; report?: { rows: number; imported: number; alrea
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireAdmin(request);
   const fail = (status: number, description: string) => data<Answer>({ notice: { title: "Not Imported", description, variant: "error" } }, { status });
-  if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) return fail(415, "Send the form with its file (multipart/form-data).");
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (!(declared <= IMPORT_MAX_BYTES)) return fail(413, `The file is too large: at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`);
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return fail(400, "The upload could not be read. Try again.");
-  }
-  const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return fail(400, "Choose a CSV file.");
-  const csv = new TextDecoder("utf-8", { fatal: false }).decode(await file.arrayBuffer());
-  const report = await importNewsletterCsv(await getDb(), { csv, fileName: file.name, actor: user.email, confirmedOptIn: form.get("optedIn") === "yes" });
+  const upload = await readTextUpload(request, IMPORT_MAX_BYTES, "Choose a CSV file.");
+  if (!upload.ok) return fail(upload.status, upload.message);
+  const report = await importNewsletterCsv(await getDb(), { csv: upload.text, fileName: upload.fileName, actor: user.email, confirmedOptIn: upload.form.get("optedIn") === "yes" });
   if (!report.ok) return fail(400, report.message);
   return data<Answer>({
     notice: {

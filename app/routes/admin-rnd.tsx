@@ -6,6 +6,7 @@ import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
 import { getEnv } from "~/http/env.server";
+import { readTextUpload } from "~/http/text-upload.server";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
 import { rndPolicyFromEnv } from "~/services/consent/rnd-settings.server";
@@ -31,21 +32,9 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireAdmin(request);
   const fail = (status: number, description: string) =>
     data<Answer>({ notice: { title: "Not Imported", description, variant: "error" } }, { status });
-  if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data"))
-    return fail(415, "Send the form with its file (multipart/form-data).");
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (!(declared <= RESULTS_MAX_BYTES))
-    return fail(413, `The file is too large: at most ${RESULTS_MAX_BYTES / 1024 / 1024} MB.`);
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return fail(400, "The upload could not be read. Try again.");
-  }
-  const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return fail(400, "Choose the results file.");
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(await file.arrayBuffer());
-  const report = await importRndResults(await getDb(), text, file.name.slice(0, 200), user.email);
+  const upload = await readTextUpload(request, RESULTS_MAX_BYTES, "Choose the results file.");
+  if (!upload.ok) return fail(upload.status, upload.message);
+  const report = await importRndResults(await getDb(), upload.text, upload.fileName.slice(0, 200), user.email);
   if (report.recorded === 0)
     return data<Answer>(
       {

@@ -26,21 +26,11 @@ const later = (() => {
 })();
 
 let counter = 0;
-async function optedIn(db: Db, cohort: string) {
-  counter += 1;
-  const phone = `2124567${String(100 + counter).padStart(3, "0")}`;
+/** An opt-in on the page's terms for `phone` (a new number of this file when not given). */
+async function optedIn(db: Db, cohort: string, phone = `2124567${String(100 + ++counter).padStart(3, "0")}`) {
   const result = await optInToSms(
     db,
-    {
-      firstName: "Nathan",
-      lastName: "Hale",
-      phone,
-      clickId: cohort,
-      smsConsent: true,
-      termsConsent: true,
-      source: "opt-in",
-      evidence: NO_EVIDENCE,
-    },
+    { firstName: "Nathan", lastName: "Hale", phone, clickId: cohort, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE },
     { siteName: "Patriot Investor", dncPolicy: "refuse" },
   );
   if (!result.ok) throw new Error(result.code);
@@ -142,20 +132,7 @@ describe.each(DB_KINDS)("Reassigned Numbers Database checks on %s", (kind) => {
     expect(standIn.asked.length).toBe(asked);
 
     // A new opt-in renews the consent: younger than 30 days, nothing to ask.
-    await optInToSms(
-      db,
-      {
-        firstName: "Nathan",
-        lastName: "Hale",
-        phone: reassigned.phone,
-        clickId: cohort,
-        smsConsent: true,
-        termsConsent: true,
-        source: "opt-in",
-        evidence: NO_EVIDENCE,
-      },
-      { siteName: "Patriot Investor", dncPolicy: "refuse" },
-    );
+    await optedIn(db, cohort, reassigned.phone);
     const [renewed] = await db
       .select({ status: subscribers.status })
       .from(subscribers)
