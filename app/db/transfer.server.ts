@@ -31,6 +31,12 @@ export const TRANSFER_BATCH_ROWS = 5_000;
  */
 export const REPLACEABLE_TABLES = ["sms_config", "app_rate_limits", "rate_limit"];
 
+/**
+ * Tables the database derives from others (the search rows, kept by a trigger on `articles`): not
+ * exported, and rebuilt at the end of an import from what it loaded.
+ */
+export const DERIVED_TABLES = ["article_search"];
+
 export class TransferError extends Error {
   override name = "TransferError";
 }
@@ -111,7 +117,7 @@ async function readTables(db: Executor): Promise<TableShape[]> {
       JOIN pg_namespace n ON n.oid = k.connamespace
     WHERE k.contype = 'f' AND n.nspname = 'public'`);
 
-  const shapes = tables.rows.map((row) => ({
+  const shapes = tables.rows.filter((row) => !DERIVED_TABLES.includes(String(row.name))).map((row) => ({
     name: String(row.name),
     columns: columns.rows
       .filter((column) => column.table === row.name)
@@ -619,6 +625,7 @@ export async function importDatabase(
         `${file} does not match its header, so nothing was imported:\n  ${mismatches.join("\n  ")}`,
       );
     }
+    await tx.execute(sql`SELECT article_search_refresh(id) FROM articles WHERE status = 'published'`);
     // Last: setval() is not undone by a rollback.
     const sequences = await resetSequences(tx, header);
     return { tables, rows, sequences };

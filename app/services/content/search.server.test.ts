@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { authors } from "~/db/schema";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
-import { createDraft, publishArticle, scheduleArticle, unpublishArticle } from "./articles.server";
+import { createDraft, publishArticle, publishDueArticles, saveArticle, scheduleArticle, unpublishArticle } from "./articles.server";
 import { MAX_QUERY_LENGTH, parseQuery, searchArticles, snippetParts } from "./search.server";
 
 const ACTOR = "editor@example.com";
@@ -85,6 +85,38 @@ describe.each(DB_KINDS)("site search on %s", (kind) => {
     // Unpublished: gone at once.
     await unpublishArticle(db, { id: live.id, actor: ACTOR });
     expect((await searchArticles(db, "zanzibarian")).hits.map((hit) => hit.slug)).toEqual(["title-match"]);
+  });
+
+  it("follows the live revision: an update replaces the words, a saved draft of it does not, a scheduled article is found once it goes live", async () => {
+    const { db } = database;
+    const [author] = await db.select().from(authors).where(eq(authors.slug, "sarah-whitfield"));
+    const first = fields(author!.id, "changing-words", "Quokkafund is the old word.\n\nMore.");
+    const created = await createDraft(db, { input: first, actor: ACTOR });
+    if (!created.ok) throw new Error("no draft");
+    const published = await publishArticle(db, { id: created.article.id, input: first, expectedVersion: 1, actor: ACTOR });
+    if (!published.ok) throw new Error("not published");
+    expect((await searchArticles(db, "quokkafund")).total).toBe(1);
+
+    // A saved working copy is not live: search still finds the live words.
+    const saved = await saveArticle(db, { id: created.article.id, input: { ...first, body: "Wombatfund in the working copy.\n\nMore." }, expectedVersion: published.article.version, actor: ACTOR });
+    if (!saved.ok) throw new Error("not saved");
+    expect((await searchArticles(db, "wombatfund")).total).toBe(0);
+    expect((await searchArticles(db, "quokkafund")).total).toBe(1);
+
+    const update = { ...first, body: "Wombatfund is the new word.\n\nMore." };
+    const updated = await publishArticle(db, { id: created.article.id, input: update, expectedVersion: saved.article.version, actor: ACTOR });
+    if (!updated.ok) throw new Error("not updated");
+    expect((await searchArticles(db, "quokkafund")).total).toBe(0);
+    expect((await searchArticles(db, "wombatfund")).hits.map((hit) => hit.slug)).toEqual(["changing-words"]);
+
+    const laterInput = fields(author!.id, "numbatfund-later", "Numbatfund goes live later.\n\nMore.");
+    const later = await createDraft(db, { input: laterInput, actor: ACTOR });
+    if (!later.ok) throw new Error("no draft");
+    const at = new Date(Date.now() + 60_000);
+    await scheduleArticle(db, { id: later.article.id, input: laterInput, expectedVersion: 1, actor: ACTOR, at });
+    expect((await searchArticles(db, "numbatfund")).total).toBe(0);
+    await publishDueArticles(db, new Date(at.getTime() + 1_000));
+    expect((await searchArticles(db, "numbatfund")).hits.map((hit) => hit.slug)).toEqual(["numbatfund-later"]);
   });
 
   it("answers hostile queries with results or nothing, never an error", async () => {
