@@ -3,7 +3,17 @@ import { SITE_DESCRIPTION } from "~/config/site";
 import { renderMarkdown } from "~/lib/markdown.server";
 import { absoluteUrl } from "~/lib/seo";
 import { escapeXml } from "~/lib/xml";
+import { getDb } from "~/db/database.server";
+import { loadRevisionBodies } from "~/services/content/published.server";
 import type { PublishedArticle } from "./published";
+
+type FeedArticle = PublishedArticle & { body: string };
+
+/** The feed's few articles with their bodies, read from their live revisions (decision 078). */
+export async function withBodies(articles: readonly PublishedArticle[]): Promise<FeedArticle[]> {
+  const bodies = await loadRevisionBodies(await getDb(), articles.map((article) => article.revisionId));
+  return articles.map((article) => ({ ...article, body: bodies.get(article.revisionId) ?? "" }));
+}
 
 /** RFC 822 time of an ISO 8601 one (the article's datePublished). */
 function rfc822(isoTime: string) {
@@ -21,7 +31,7 @@ type FeedChannel = { title: string; link: string; self: string };
  * An RSS 2.0 feed of `articles` (already the latest few, newest first) with each article's full
  * HTML in `content:encoded`, the same sanitized HTML its page shows (issue 26).
  */
-export function rssFeed(site: PublicSiteConfig, channel: FeedChannel, articles: readonly PublishedArticle[]) {
+export function rssFeed(site: PublicSiteConfig, channel: FeedChannel, articles: readonly FeedArticle[]) {
   const items = articles
     .map((article) => {
       const url = absoluteUrl(site, `/articles/${article.slug}`);

@@ -1,8 +1,14 @@
 import type { Article } from "./article-schema";
 
-/** A public article as readers see it: its live revision plus the article's dates and author. */
-export type PublishedArticle = Article & {
+/**
+ * A public article as the lists, feeds and search show it: its live revision's fields (the body
+ * left in the database, read by the article page through `revisionId`; decision 078) plus the
+ * article's dates and author.
+ */
+export type PublishedArticle = Omit<Article, "body"> & {
   id: string;
+  /** The live revision (append-only): its body never changes under this id. */
+  revisionId: number;
   authorSlug: string;
   /** Full ISO 8601 times (JSON-LD, sitemap, RSS); `date`/`updated` are their days in New York. */
   publishedAt: string;

@@ -7,9 +7,10 @@ import { seedArticleFiles } from "./seed/seed-articles.server";
 
 // The published snapshot as the first start makes it from the seed articles.
 setSnapshot({
-  articles: buildArticleIndex(seedArticleFiles()).map((article) => ({
+  articles: buildArticleIndex(seedArticleFiles()).map(({ body: _body, ...article }, index) => ({
     ...article,
     id: article.slug,
+    revisionId: index + 1,
     authorSlug: article.author.toLowerCase().replace(/\s+/g, "-"),
     publishedAt: `${article.date}T13:00:00.000Z`,
     modifiedAt: `${article.updated ?? article.date}T13:00:00.000Z`,

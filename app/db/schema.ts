@@ -686,23 +686,40 @@ export const articleRevisions = pgTable(
 );
 
 /**
- * Site search (issue 26, decision 074): one row per published article, its live revision's words
- * stemmed for English (title weighted above excerpt above body). Derived data: kept by the trigger
- * on `articles` (migration 0019), left out of `db:export` and rebuilt by `db:import`.
+ * One row per published article: what the lists, feeds, sitemap and search read, without the body
+ * (decision 078). Derived from `articles` and the live revision by the trigger on `articles`
+ * (migration 0019): left out of `db:export` and rebuilt by `db:import`. The body stays in the
+ * revision and is read by the one page that shows it.
  */
-export const articleSearch = pgTable(
-  "article_search",
+export const publishedArticles = pgTable(
+  "published_articles",
   {
     articleId: uuid()
       .primaryKey()
       .references(() => articles.id, { onDelete: "cascade" }),
+    revisionId: bigint({ mode: "number" }).notNull(),
     slug: text().notNull(),
-    publishAt: timestamp({ withTimezone: true }),
+    featured: boolean().notNull(),
+    publishAt: timestamp({ withTimezone: true }).notNull(),
+    contentUpdatedAt: timestamp({ withTimezone: true }).notNull(),
+    title: text().notNull(),
+    excerpt: text().notNull(),
+    category: text().notNull(),
+    image: text().notNull(),
+    imageAlt: text().notNull(),
+    authorId: uuid().notNull(),
+    seoTitle: text(),
+    seoDescription: text(),
+    sponsored: boolean().notNull(),
+    sponsorName: text(),
+    /** The body's words as `countWords` counts them (app/content/registry.ts), for the reading time. */
+    wordCount: integer().notNull(),
+    /** Site search (decision 074): title weighted above excerpt above body, stemmed for English. */
     search: tsvector().notNull(),
     /** Title and excerpt only, for ranking: small enough to stay inline (no TOAST read per match). */
     searchHead: tsvector().notNull(),
   },
-  (table) => [index("article_search_search_idx").using("gin", table.search)],
+  (table) => [index("published_articles_search_idx").using("gin", table.search), index("published_articles_publish_idx").on(table.publishAt, table.slug)],
 );
 
 /** An uploaded image; its resized files are in media_files. */

@@ -45,7 +45,7 @@ async function snapshot(db: Db) {
     const rows: Record<string, string[]> = {};
     for (const { name } of tables.rows) {
       // Generated columns are not copied but computed again by the target, and a search vector
-      // (article_search is rebuilt by the import) is the target's own text-search parser's
+      // (published_articles is rebuilt by the import) is the target's own text-search parser's
       // (PGlite and the server may be different versions).
       const columns = await tx.execute<{ name: string }>(
         sql`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ${name} AND is_generated = 'NEVER' AND data_type <> 'tsvector' ORDER BY ordinal_position`,
@@ -287,8 +287,8 @@ describe("moving the embedded database to PostgreSQL", () => {
     for (const name of Object.keys(sourceRows)) expect(targetRows[name], name).toEqual(sourceRows[name]);
     expect(imported.tables.find((table) => table.name === "dnc_numbers")?.rows).toBe(DNC_ROWS + 1);
     // The search rows are not in the file but rebuilt from the articles it brought.
-    expect(imported.tables.map((table) => table.name)).not.toContain("article_search");
-    expect(targetRows.article_search!.length).toBeGreaterThan(0);
+    expect(imported.tables.map((table) => table.name)).not.toContain("published_articles");
+    expect(targetRows.published_articles!.length).toBeGreaterThan(0);
     expect((await searchArticles(target.db, "gold")).total).toBeGreaterThan(0);
     const [config] = await target.db.select().from(smsConfig);
     expect(config).toMatchObject({ version: 2, updatedBy: "admin@example.com" });

@@ -32,10 +32,10 @@ export const TRANSFER_BATCH_ROWS = 5_000;
 export const REPLACEABLE_TABLES = ["sms_config", "app_rate_limits", "rate_limit"];
 
 /**
- * Tables the database derives from others (the search rows, kept by a trigger on `articles`): not
+ * Tables the database derives from others (the published rows, kept by a trigger on `articles`): not
  * exported, and rebuilt at the end of an import from what it loaded.
  */
-export const DERIVED_TABLES = ["article_search"];
+export const DERIVED_TABLES = ["published_articles"];
 
 export class TransferError extends Error {
   override name = "TransferError";
@@ -625,7 +625,7 @@ export async function importDatabase(
         `${file} does not match its header, so nothing was imported:\n  ${mismatches.join("\n  ")}`,
       );
     }
-    await tx.execute(sql`SELECT article_search_refresh(id) FROM articles WHERE status = 'published'`);
+    await tx.execute(sql`SELECT published_articles_refresh(id) FROM articles WHERE status = 'published'`);
     // Last: setval() is not undone by a rollback.
     const sequences = await resetSequences(tx, header);
     return { tables, rows, sequences };

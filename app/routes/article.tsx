@@ -15,7 +15,7 @@ export const handle: RouteHandle = { hydrate: false };
 /** Published: the page. Never public: 404. Public once and not now: 410 (decision 050). */
 export async function loader({ params }: Route.LoaderArgs) {
   await ensurePublishedContent();
-  const article = loadArticlePage(params.slug, getPublicSiteConfig());
+  const article = await loadArticlePage(params.slug, getPublicSiteConfig());
   if (!article) throw data(null, { status: wasRemoved(params.slug) ? 410 : 404 });
   return { article };
 }

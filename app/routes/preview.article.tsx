@@ -24,9 +24,9 @@ const NOINDEX = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store
 export async function loader({ params, request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token");
   if (!/^[0-9a-f-]{36}$/.test(params.id) || !verifyPreviewToken(authSecret(getEnv()), params.id, token)) throw data(null, { status: 404, headers: NOINDEX });
-  const article = await loadWorkingCopy(await getDb(), params.id);
-  if (!article) throw data(null, { status: 404, headers: NOINDEX });
-  return data({ article: articlePage(article, undefined, getPublicSiteConfig(), []) }, { headers: NOINDEX });
+  const copy = await loadWorkingCopy(await getDb(), params.id);
+  if (!copy) throw data(null, { status: 404, headers: NOINDEX });
+  return data({ article: articlePage(copy.article, copy.body, undefined, getPublicSiteConfig(), []) }, { headers: NOINDEX });
 }
 
 export function headers() {

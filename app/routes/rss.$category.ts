@@ -1,7 +1,7 @@
 import type { Route } from "./+types/rss.$category";
 import { categoryBySlug } from "~/config/categories";
 import { getArticlesInCategory } from "~/content/index";
-import { RSS_CONTENT_TYPE, rssFeed } from "~/content/feed.server";
+import { RSS_CONTENT_TYPE, rssFeed, withBodies } from "~/content/feed.server";
 import { ensurePublishedContent } from "~/content/published-content.server";
 import { getEnv } from "~/http/env.server";
 import { getPublicSiteConfig } from "~/http/site.server";
@@ -14,6 +14,6 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (!category) return new Response("Not Found\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const site = getPublicSiteConfig();
   const articles = getArticlesInCategory(category.slug).slice(0, getEnv().RSS_ITEMS);
-  const xml = rssFeed(site, { title: `${site.name}: ${category.name}`, link: `/blog?category=${category.slug}`, self: `/rss/${category.slug}.xml` }, articles);
+  const xml = rssFeed(site, { title: `${site.name}: ${category.name}`, link: `/blog?category=${category.slug}`, self: `/rss/${category.slug}.xml` }, await withBodies(articles));
   return new Response(xml, { headers: { "Content-Type": RSS_CONTENT_TYPE } });
 }

@@ -1,5 +1,5 @@
 import { getLatestArticles } from "~/content/index";
-import { RSS_CONTENT_TYPE, rssFeed } from "~/content/feed.server";
+import { RSS_CONTENT_TYPE, rssFeed, withBodies } from "~/content/feed.server";
 import { ensurePublishedContent } from "~/content/published-content.server";
 import { getEnv } from "~/http/env.server";
 import { getPublicSiteConfig } from "~/http/site.server";
@@ -8,6 +8,6 @@ import { getPublicSiteConfig } from "~/http/site.server";
 export async function loader() {
   await ensurePublishedContent();
   const site = getPublicSiteConfig();
-  const xml = rssFeed(site, { title: `${site.name} Market Insights`, link: "/blog", self: "/rss.xml" }, getLatestArticles(getEnv().RSS_ITEMS));
+  const xml = rssFeed(site, { title: `${site.name} Market Insights`, link: "/blog", self: "/rss.xml" }, await withBodies(getLatestArticles(getEnv().RSS_ITEMS)));
   return new Response(xml, { headers: { "Content-Type": RSS_CONTENT_TYPE } });
 }

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, isNotNull, ne } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { articleRevisions, articles, authors, type ArticleContent } from "~/db/schema";
+import { articleRevisions, articles, authors, publishedArticles, type ArticleContent } from "~/db/schema";
 import { countWords, WORDS_PER_MINUTE } from "~/content/registry";
 import type { ArticleMeta } from "~/content/article-schema";
 import type { PublicAuthor, PublishedArticle, PublishedSnapshot } from "~/content/published";
@@ -12,13 +12,16 @@ export function newYorkDay(instant: Date) {
   return DAY_IN_NEW_YORK.format(instant);
 }
 
-type ArticleFacts = { id: string; slug: string; featured: boolean; publishAt: Date; contentUpdatedAt: Date; author: PublicAuthor };
+type ArticleFacts = { id: string; slug: string; featured: boolean; publishAt: Date; contentUpdatedAt: Date; author: PublicAuthor; revisionId: number };
 
-/** One article as readers see it, from a revision's content (the live one, or the working copy for a preview). */
-export function toPublishedArticle(content: ArticleContent, facts: ArticleFacts): PublishedArticle {
-  const wordCount = countWords(content.body);
+/** An article's fields as readers see them, without its body (a row of published_articles, or a revision's content counted). */
+type ArticleFields = Omit<ArticleContent, "body" | "authorId"> & { wordCount: number };
+
+/** One article as readers see it, from its fields (the live ones, or the working copy for a preview). */
+export function toPublishedArticle(content: ArticleFields, facts: ArticleFacts): PublishedArticle {
   return {
     id: facts.id,
+    revisionId: facts.revisionId,
     slug: facts.slug,
     title: content.title,
     excerpt: content.excerpt,
@@ -32,9 +35,8 @@ export function toPublishedArticle(content: ArticleContent, facts: ArticleFacts)
     image: content.image,
     imageAlt: content.imageAlt,
     featured: facts.featured,
-    body: content.body.trim(),
-    wordCount,
-    readingMinutes: Math.max(1, Math.round(wordCount / WORDS_PER_MINUTE)),
+    wordCount: content.wordCount,
+    readingMinutes: Math.max(1, Math.round(content.wordCount / WORDS_PER_MINUTE)),
     seoTitle: content.seoTitle,
     seoDescription: content.seoDescription,
     sponsored: content.sponsored,
@@ -47,48 +49,67 @@ export function toPublicAuthor(row: typeof authors.$inferSelect): PublicAuthor {
 }
 
 /**
- * What readers see: every published article from its live revision, newest first, the authors
- * of those articles, and the slugs that were public and are not now. Two queries.
+ * What readers see: every published article's row of `published_articles` (no bodies: a few
+ * hundred bytes each, decision 078), newest first, the authors of those articles, and the slugs
+ * that were public and are not now. Three small queries.
  */
 export async function loadPublishedSnapshot(db: Db): Promise<PublishedSnapshot> {
   const rows = await db
     .select({
-      id: articles.id,
-      slug: articles.slug,
-      featured: articles.featured,
-      publishAt: articles.publishAt,
-      contentUpdatedAt: articles.contentUpdatedAt,
-      content: articleRevisions.content,
+      id: publishedArticles.articleId,
+      revisionId: publishedArticles.revisionId,
+      slug: publishedArticles.slug,
+      featured: publishedArticles.featured,
+      publishAt: publishedArticles.publishAt,
+      contentUpdatedAt: publishedArticles.contentUpdatedAt,
+      title: publishedArticles.title,
+      excerpt: publishedArticles.excerpt,
+      category: publishedArticles.category,
+      image: publishedArticles.image,
+      imageAlt: publishedArticles.imageAlt,
+      authorId: publishedArticles.authorId,
+      seoTitle: publishedArticles.seoTitle,
+      seoDescription: publishedArticles.seoDescription,
+      sponsored: publishedArticles.sponsored,
+      sponsorName: publishedArticles.sponsorName,
+      wordCount: publishedArticles.wordCount,
     })
-    .from(articles)
-    .innerJoin(articleRevisions, eq(articleRevisions.id, articles.liveRevisionId))
-    .where(eq(articles.status, "published"))
-    .orderBy(desc(articles.publishAt), articles.slug);
+    .from(publishedArticles)
+    .orderBy(desc(publishedArticles.publishAt), publishedArticles.slug);
   const removed = await db
     .select({ slug: articles.slug })
     .from(articles)
     .where(and(ne(articles.status, "published"), isNotNull(articles.firstPublishedAt)));
-  const authorIds = [...new Set(rows.map((row) => row.content.authorId))];
+  const authorIds = [...new Set(rows.map((row) => row.authorId))];
   const authorRows = authorIds.length > 0 ? await db.select().from(authors).where(inArray(authors.id, authorIds)).orderBy(authors.name) : [];
   const byId = new Map(authorRows.map((row) => [row.id, toPublicAuthor(row)]));
   const published = rows.flatMap((row) => {
-    const author = byId.get(row.content.authorId);
-    if (!author || !row.publishAt) return [];
-    return [toPublishedArticle(row.content, { ...row, publishAt: row.publishAt, contentUpdatedAt: row.contentUpdatedAt ?? row.publishAt, author })];
+    const author = byId.get(row.authorId);
+    return author ? [toPublishedArticle(row, { ...row, author })] : [];
   });
   return { articles: published, authors: [...byId.values()], removedSlugs: new Set(removed.map((row) => row.slug)), loadedAt: Date.now() };
 }
 
-/** For the preview: the working copy as it would look published now. */
-export async function loadWorkingCopy(db: Db, id: string, now = new Date()): Promise<PublishedArticle | null> {
+/** The Markdown body of a revision (revisions never change: the snapshot's `revisionId` names the live one). */
+export async function loadRevisionBodies(db: Db, revisionIds: readonly number[]): Promise<Map<number, string>> {
+  if (revisionIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: articleRevisions.id, body: sql<string>`coalesce(${articleRevisions.content}->>'body', '')` })
+    .from(articleRevisions)
+    .where(inArray(articleRevisions.id, [...revisionIds]));
+  return new Map(rows.map((row) => [row.id, row.body.trim()]));
+}
+
+/** For the preview: the working copy as it would look published now, and its body. */
+export async function loadWorkingCopy(db: Db, id: string, now = new Date()): Promise<{ article: PublishedArticle; body: string } | null> {
   const [row] = await db.select().from(articles).where(eq(articles.id, id));
   if (!row) return null;
   const [author] = await db.select().from(authors).where(eq(authors.id, row.authorId));
   if (!author) return null;
   const publishAt = row.publishAt ?? now;
-  return toPublishedArticle(
-    { title: row.title, excerpt: row.excerpt, body: row.body, category: row.category, image: row.image, imageAlt: row.imageAlt, authorId: row.authorId, seoTitle: row.seoTitle, seoDescription: row.seoDescription, sponsored: row.sponsored, sponsorName: row.sponsorName },
-    { id: row.id, slug: row.slug, featured: row.featured, publishAt, contentUpdatedAt: row.contentUpdatedAt && row.status === "published" ? now : publishAt, author: toPublicAuthor(author) },
+  const article = toPublishedArticle(
+    { title: row.title, excerpt: row.excerpt, category: row.category, image: row.image, imageAlt: row.imageAlt, seoTitle: row.seoTitle, seoDescription: row.seoDescription, sponsored: row.sponsored, sponsorName: row.sponsorName, wordCount: countWords(row.body) },
+    { id: row.id, revisionId: row.liveRevisionId ?? 0, slug: row.slug, featured: row.featured, publishAt, contentUpdatedAt: row.contentUpdatedAt && row.status === "published" ? now : publishAt, author: toPublicAuthor(author) },
   );
+  return { article, body: row.body.trim() };
 }
-

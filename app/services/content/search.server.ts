@@ -4,7 +4,7 @@ import { CARDS_PER_PAGE } from "~/content/paging";
 
 /**
  * Site search over the published articles (issue 26, decision 074): PostgreSQL's full-text search
- * on `article_search` (one row per published article, kept by a trigger), the same SQL on PGlite.
+ * on `published_articles` (one row per published article, kept by a trigger), the same SQL on PGlite.
  */
 
 /** Longer input is cut: nobody types more, and it bounds the work of a hostile query. */
@@ -68,7 +68,7 @@ export function snippetParts(headline: string): SnippetPart[] {
 /**
  * One page of the published articles matching `raw`, best first (ranked on title and excerpt, so
  * that ranking does not read every matching body's vector; then newest). Only published articles
- * have a row in `article_search`: a draft, a scheduled article or an unpublished one never appears. A query with nothing to search
+ * have a row in `published_articles`: a draft, a scheduled article or an unpublished one never appears. A query with nothing to search
  * (empty, only stop words or punctuation) finds nothing. `page` past the last returns no hits.
  */
 export async function searchArticles(db: Db, raw: string, page = 1, perPage = CARDS_PER_PAGE): Promise<SearchResults> {
@@ -85,8 +85,8 @@ export async function searchArticles(db: Db, raw: string, page = 1, perPage = CA
     return tx.execute<{ slug: string; total: number | string; headline: string }>(sql`
     WITH q AS (SELECT (${query}) AS query),
     matched AS (
-      SELECT s.article_id, s.slug, s.publish_at, ts_rank(s.search_head, q.query) AS rank, count(*) OVER () AS total, q.query
-      FROM article_search s CROSS JOIN q
+      SELECT s.revision_id, s.slug, s.publish_at, ts_rank(s.search_head, q.query) AS rank, count(*) OVER () AS total, q.query
+      FROM published_articles s CROSS JOIN q
       WHERE s.search @@ q.query
       ORDER BY rank DESC, s.publish_at DESC, s.slug
       LIMIT ${perPage} OFFSET ${(page - 1) * perPage}
@@ -94,9 +94,7 @@ export async function searchArticles(db: Db, raw: string, page = 1, perPage = CA
     SELECT m.slug, m.total,
       ts_headline('english', coalesce(r.content->>'excerpt', '') || ' … ' || left(coalesce(r.content->>'body', ''), ${HEADLINE_CHARS}), m.query,
         ${`StartSel=${HIT_START}, StopSel=${HIT_END}, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "`}) AS headline
-    FROM matched m
-      JOIN articles a ON a.id = m.article_id
-      JOIN article_revisions r ON r.id = a.live_revision_id
+    FROM matched m JOIN article_revisions r ON r.id = m.revision_id
     ORDER BY m.rank DESC, m.publish_at DESC, m.slug`);
   });
   const rows = result.rows;
