@@ -3,7 +3,8 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { ARTICLE_CATEGORIES } from "~/config/categories";
 import { currentSnapshot, type PublicAuthor, type PublishedArticle } from "~/content/published";
-import { articlePageInputs, authorPageContent } from "~/content/index";
+import { articlePageInputs, authorPageContent, blogListPage, getArticlesInCategory } from "~/content/index";
+import { getEnv } from "~/http/env.server";
 import { renderPage } from "./prerender-views";
 import { staticFileFromBody, type StaticFile } from "./static-files";
 import type { PageToRender } from "./page-store";
@@ -22,8 +23,10 @@ const GZIP_LEVEL = 9;
 /**
  * A key of the live set and the address rendered for it (views of `/` by Host are keyed like
  * PRERENDERED_VIEWS). `dependsOn` digests everything the page shows from the snapshot, for pages
- * that show one article or one author: while it is unchanged, the file of the last render is
- * reused. Pages without it (lists, home, feeds) are rendered on every change.
+ * that show one article, one author or one category (its first page and its feed): while it is
+ * unchanged, the file of the last render is reused, so publishing in one category renders that
+ * category's page and feed but not the five others. Pages without it (`/blog`, home, the site's
+ * feed, the sitemap) are rendered on every change.
  */
 type LivePage = { key: string; url: string; optional?: boolean; dependsOn?: string };
 
@@ -44,9 +47,14 @@ export function livePageList(): LivePage[] {
       { key: `${path}.data`, url: `${path}.data`, optional: true, dependsOn },
     ]),
     { key: "/#home", url: "/" },
-    ...ARTICLE_CATEGORIES.map((category) => ({ key: `/blog?category=${category.slug}`, url: `/blog?category=${category.slug}` })),
+    ...ARTICLE_CATEGORIES.map((category) => ({ key: `/blog?category=${category.slug}`, url: `/blog?category=${category.slug}`, dependsOn: digest(blogListPage(category)) })),
     { key: "/rss.xml", url: "/rss.xml" },
-    ...ARTICLE_CATEGORIES.map((category) => ({ key: `/rss/${category.slug}.xml`, url: `/rss/${category.slug}.xml` })),
+    ...ARTICLE_CATEGORIES.map((category) => ({
+      key: `/rss/${category.slug}.xml`,
+      url: `/rss/${category.slug}.xml`,
+      // The feed's items as the route takes them; each names its live revision, so an edit shows.
+      dependsOn: digest(getArticlesInCategory(category.slug).slice(0, getEnv().RSS_ITEMS)),
+    })),
     { key: "/sitemap.xml", url: "/sitemap.xml" },
   ];
 }

@@ -80,6 +80,26 @@ export function authorPageContent(author: PublicAuthor, page = 1) {
   return { author: profile, articles: paged.items.map(toTeaser), page, pageCount: paged.pageCount };
 }
 
+/**
+ * What a page of `/blog` shows: all posts (the featured article above the grid on page 1) or one
+ * category's. The loader renders it, and the live set digests a category's first page to render
+ * it again only when it changed (server/live-pages.ts). A page past the last throws a 404.
+ */
+export function blogListPage(category: ReturnType<typeof categoryBySlug>, page = 1) {
+  const featuredArticle = category ? undefined : getFeaturedArticle();
+  const articles = getArticlesInCategory(category?.slug ?? null);
+  // "All Posts" shows the featured article on its own above the grid of the others, on page 1 only.
+  const listed = featuredArticle ? articles.filter((article) => article.slug !== featuredArticle.slug) : articles;
+  const paged = paginate(listed, page);
+  return {
+    category: category ?? null,
+    featured: featuredArticle && page === 1 ? toTeaser(featuredArticle) : null,
+    grid: paged.items.map(toTeaser),
+    page,
+    pageCount: paged.pageCount,
+  };
+}
+
 /** "2025-12": the months that have articles, newest first, with how many (the archive by date). */
 export function getArchiveMonths() {
   const counts = new Map<string, number>();

@@ -4,8 +4,7 @@ import { ArticleCard } from "~/components/blog/article-card";
 import { TRENDING_TOPICS } from "~/components/blog/trending-topics";
 import { JsonLd } from "~/components/site/json-ld";
 import { ALL_POSTS_LABEL, ARTICLE_CATEGORIES, categoryBySlug } from "~/config/categories";
-import { getArticlesInCategory, getFeaturedArticle } from "~/content/index";
-import { toTeaser } from "~/content/teasers";
+import { blogListPage } from "~/content/index";
 import { ensurePublishedContent } from "~/content/published-content.server";
 import { cn } from "~/lib/cn";
 import { ArticleImage, SponsoredLabel } from "~/components/articles/article-image";
@@ -13,7 +12,7 @@ import { formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/route-meta";
 import { Pager } from "~/components/blog/pager";
 import { SearchForm } from "~/components/blog/search-form";
-import { pageHref, paginate, requestedPage } from "~/content/paging";
+import { pageHref, requestedPage } from "~/content/paging";
 import { ARCHIVE_TEXTS } from "~/lib/archive-texts";
 import { breadcrumbJsonLd } from "~/lib/seo";
 import { useSiteConfig } from "~/root";
@@ -28,19 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const category = categoryBySlug(slug);
   // A mistyped or retired category is a missing page, not the whole list under a wrong address.
   if (slug !== null && !category) throw data(null, { status: 404 });
-  const page = requestedPage(url);
-  const featuredArticle = category ? undefined : getFeaturedArticle();
-  const articles = getArticlesInCategory(category?.slug ?? null);
-  // "All Posts" shows the featured article on its own above the grid of the others, on page 1 only.
-  const listed = featuredArticle ? articles.filter((article) => article.slug !== featuredArticle.slug) : articles;
-  const paged = paginate(listed, page);
-  return {
-    category: category ?? null,
-    featured: featuredArticle && page === 1 ? toTeaser(featuredArticle) : null,
-    grid: paged.items.map(toTeaser),
-    page,
-    pageCount: paged.pageCount,
-  };
+  return blogListPage(category, requestedPage(url));
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {

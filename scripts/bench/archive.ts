@@ -1,12 +1,15 @@
-// Site search at 10,000 published articles (issue 26), on PostgreSQL and on PGlite: median and p99
-// of 1,000 searches through the service the /search page calls. The articles are copies of the six
-// seed articles (bodies of real length, each with its own number word), inserted in SQL.
-// Part of issue 26's bench:archive: start, memory and publish figures are not measured here yet.
+// npm run bench:archive (issue 26), on PostgreSQL and on PGlite (ARCHIVE_DB=postgres,pglite),
+// 10,000 published articles (ARCHIVE_ARTICLES): site search, median and p99 of 1,000 searches
+// through the service the /search page calls; then (ARCHIVE_PARTS=search,server) one production
+// process over the same archive: start, memory, /blog bytes, every article served once, publish
+// live on a second process (scripts/bench/archive-server.ts; needs npm run build).
 import { sql } from "drizzle-orm";
 import { importSeedArticles } from "~/services/content/import.server";
 import { seedArticleFiles } from "~/content/seed/seed-articles.server";
 import { searchArticles } from "~/services/content/search.server";
 import { openTestDatabase } from "../../tests/support/test-db";
+import { addArchive } from "./archive-seed";
+import { benchServer } from "./archive-server";
 
 const ARTICLES = Number(process.env.ARCHIVE_ARTICLES ?? 10_000);
 const QUERIES = 1_000;
@@ -19,20 +22,7 @@ async function bench(kind: "postgres" | "pglite") {
     const existing = await db.execute<{ n: number | string }>(sql`SELECT count(*) AS n FROM articles`);
     if (Number(existing.rows[0]!.n) === 0) await importSeedArticles(db, seedArticleFiles());
     const seeded = performance.now();
-    await db.execute(sql.raw(`
-      INSERT INTO articles (slug, status, title, excerpt, body, category, image, image_alt, author_id, publish_at, first_published_at, content_updated_at)
-      SELECT 'archive-' || n, 'published', 'Archive ' || n || ': ' || s.title, s.excerpt, s.body || E'\\n\\nArchive number archiveword' || n || '.', s.category, s.image, s.image_alt, s.author_id,
-        now() - (n || ' hours')::interval, now() - (n || ' hours')::interval, now() - (n || ' hours')::interval
-      FROM generate_series(1, ${ARTICLES}) AS n
-      JOIN LATERAL (SELECT * FROM articles WHERE slug NOT LIKE 'archive-%' ORDER BY slug OFFSET (n % 6) LIMIT 1) s ON true`));
-    await db.execute(sql.raw(`
-      INSERT INTO article_revisions (article_id, content, reason, created_by)
-      SELECT a.id, jsonb_build_object('title', a.title, 'excerpt', a.excerpt, 'body', a.body, 'category', a.category, 'image', a.image, 'imageAlt', a.image_alt,
-        'authorId', a.author_id, 'seoTitle', null, 'seoDescription', null, 'sponsored', false, 'sponsorName', null), 'import', 'bench'
-      FROM articles a WHERE a.slug LIKE 'archive-%'`));
-    await db.execute(sql.raw(`UPDATE articles a SET live_revision_id = r.id FROM article_revisions r WHERE r.article_id = a.id AND a.slug LIKE 'archive-%'`));
-    await db.execute(sql.raw(`ANALYZE articles`));
-    await db.execute(sql.raw(`ANALYZE article_revisions`));
+    await addArchive(db, ARTICLES);
     const loadMs = performance.now() - seeded;
     for (let i = 0; i < 20; i++) await searchArticles(db, WORDS[i % WORDS.length]!);
     const times: number[] = [];
@@ -51,5 +41,9 @@ async function bench(kind: "postgres" | "pglite") {
   }
 }
 
-for (const kind of (process.env.ARCHIVE_DB ?? "postgres,pglite").split(",")) await bench(kind as "postgres" | "pglite");
+const parts = (process.env.ARCHIVE_PARTS ?? "search,server").split(",");
+for (const kind of (process.env.ARCHIVE_DB ?? "postgres,pglite").split(",") as ("postgres" | "pglite")[]) {
+  if (parts.includes("search")) await bench(kind);
+  if (parts.includes("server")) await benchServer(kind);
+}
 process.exit(0);

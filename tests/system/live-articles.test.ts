@@ -111,7 +111,7 @@ describe("articles published through one process, served by another", () => {
       return page.status === 200 && page.fromMemory;
     });
     expect(live).toBeLessThan(LIVE_WITHIN_MS);
-    for (const path of ["/blog", "/blog?category=bonds-fixed-income", "/rss.xml", "/sitemap.xml", "/authors/david-caldwell"]) {
+    for (const path of ["/blog", "/blog?category=bonds-fixed-income", "/rss.xml", "/rss/bonds-fixed-income.xml", "/sitemap.xml", "/authors/david-caldwell"]) {
       const page = await answer(b, path);
       expect(page.fromMemory, path).toBe(true);
       expect(page.body, path).toContain(slug);
@@ -127,6 +127,9 @@ describe("articles published through one process, served by another", () => {
       .filter((line) => line.includes('"live pages rendered"'))
       .map((line) => JSON.parse(line) as { pages: number; rendered: number; reused: number });
     expect(renders.at(-1)!.pages).toBeLessThan(30);
+    // ...and of the six categories only the Bonds page and feed: the five others' are reused.
+    expect(renders.at(-1)!.reused).toBeGreaterThanOrEqual(10);
+    expect((await answer(b, "/blog?category=precious-metals")).body).not.toContain(slug);
 
     const unpublished = await post(`/admin/articles/${articleId}`, new URLSearchParams({ intent: "unpublish" }));
     expect(unpublished.status).toBe(302);

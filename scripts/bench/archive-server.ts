@@ -1,0 +1,191 @@
+// The server half of bench:archive (issue 26): one production process (`node server.mjs`) over
+// ARCHIVE_ARTICLES published articles, on PostgreSQL or on a PGlite folder. Measures the time from
+// spawn to "listening" and from listening to /readyz 200, the RSS at ready, after serving every
+// article page once and at its peak, /blog page 1's bytes, and on PostgreSQL a second process:
+// an article published through the first one's admin until the second serves it from memory.
+// Optional (ARCHIVE_WRK=1): /about, /blog and an archive article from memory against nginx
+// gzip_static, as bench:pages measures them. Needs a production build (npm run build).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createPostgresDatabase } from "../../tests/support/test-db";
+import { createAdmin, signIn } from "../../tests/system/support/admin-session";
+import { openSiteDatabase, rows } from "../../tests/system/support/inspect";
+import { startSite, type SiteProcess } from "../../tests/system/support/site";
+import { addArchive } from "./archive-seed";
+
+const ARTICLES = Number(process.env.ARCHIVE_ARTICLES ?? 10_000);
+const PUBLISH_RUNS = Number(process.env.ARCHIVE_PUBLISH_RUNS ?? 7);
+const CONCURRENCY = 4;
+const ADMIN = { email: "bench-archive@patriotinvestor.example", password: "Saratoga-Victory-1777!" };
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** VmRSS and VmHWM (peak) of a process, in MB. */
+function memory(site: SiteProcess) {
+  const status = readFileSync(`/proc/${site.child.pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
+}
+
+async function timedStart(env: Record<string, string>) {
+  const spawned = performance.now();
+  const site = await startSite(env, { readyTimeoutMs: 120_000, waitUntilReady: false });
+  let listeningAt = 0;
+  for (;;) {
+    if (!listeningAt && site.output().includes("listening on")) listeningAt = performance.now();
+    if (listeningAt && (await fetch(`${site.url}/readyz`).then((response) => response.ok, () => false))) break;
+    if (performance.now() - spawned > 120_000) throw new Error(`not ready:\n${site.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const readyAt = performance.now();
+  return { site, listeningMs: Math.round(listeningAt - spawned), readyAfterListeningMs: Math.round(readyAt - listeningAt) };
+}
+
+async function publishLive(a: SiteProcess, b: SiteProcess, databaseUrl: string) {
+  createAdmin({ DATABASE_URL: databaseUrl }, ADMIN);
+  const cookie = await signIn(a.url, ADMIN);
+  const handle = await openSiteDatabase({ url: databaseUrl });
+  const authorId = (await rows<{ id: string }>(handle, "SELECT id FROM authors ORDER BY name LIMIT 1"))[0]!.id;
+  await handle.close();
+  const action: number[] = [];
+  const article: number[] = [];
+  const live: number[] = [];
+  for (let run = 0; run < PUBLISH_RUNS; run++) {
+    const slug = `bench-archive-${Date.now().toString(36)}-${run}`;
+    const form = new URLSearchParams({
+      intent: "publish",
+      title: `Benchmark article number ${run + 1}`,
+      slug,
+      excerpt: "An article published by the benchmark to time how fast every process serves it.",
+      body: "First paragraph.\n\nSecond paragraph with a [link](https://example.com/).",
+      category: "Market Analysis",
+      image: "/images/articles/bonds-guide.svg",
+      imageAlt: "A chart of Treasury yields over ten years",
+      authorId,
+    });
+    const started = performance.now();
+    // B is watched while A's action runs (the action returns once A itself serves the change).
+    const posted = fetch(`${a.url}/admin/articles/new`, { method: "POST", headers: { Cookie: cookie, Origin: a.url, "Content-Type": "application/x-www-form-urlencoded" }, body: form, redirect: "manual" }).then((response) => {
+      action.push(performance.now() - started);
+      if (response.status !== 302) throw new Error(`publishing answered ${response.status}`);
+    });
+    // Live on B: its article page answers 200, then its /blog (from memory) lists the article.
+    let articleAt = 0;
+    for (;;) {
+      if (!articleAt) {
+        const page = await fetch(`${b.url}/articles/${slug}`);
+        await page.arrayBuffer();
+        if (page.status === 200) articleAt = performance.now();
+      }
+      const blog = await fetch(`${b.url}/blog`);
+      const html = await blog.text();
+      if (articleAt && html.includes(`/articles/${slug}"`) && !blog.headers.has("x-request-id")) break;
+      if (performance.now() - started > 20_000) throw new Error("B did not list the article within 20 s");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await posted;
+    article.push(articleAt - started);
+    live.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  // The live set's renders after each change, from B's log (the first one is the start's).
+  const renders = b
+    .output()
+    .split("\n")
+    .filter((line) => line.includes('"live pages rendered"'))
+    .slice(1)
+    .map((line) => JSON.parse(line) as { ms: number; renderMs: number; compressMs: number; rendered: number });
+  const figures = (values: number[]) => ({ medianMs: Math.round(median(values)), maxMs: Math.round(Math.max(...values)) });
+  return {
+    action: figures(action),
+    articleOnB: figures(article),
+    blogOnB: figures(live),
+    liveSetOnB: { pages: renders[0]?.rendered, ...figures(renders.map((render) => render.ms)), renderMs: median(renders.map((render) => render.renderMs)), compressMs: median(renders.map((render) => render.compressMs)) },
+  };
+}
+
+function throughput(site: SiteProcess, articlePath: string) {
+  const shared = path.resolve("../shared/bench");
+  execFileSync(`${shared}/run-nginx.sh`, ["start", "build/client", "build/client"], { stdio: "ignore" });
+  try {
+    return execFileSync("node", [`${shared}/wrk.mjs`, "--reps", process.env.WRK_REPS ?? "1", "nginx-gzip_static=http://127.0.0.1:8083/about/", `about=${site.url}/about`, `blog=${site.url}/blog`, `article=${site.url}${articlePath}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } finally {
+    execFileSync(`${shared}/run-nginx.sh`, ["stop"], { stdio: "ignore" });
+  }
+}
+
+export async function benchServer(kind: "postgres" | "pglite") {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bench-archive-"));
+  const database = kind === "postgres" ? await createPostgresDatabase() : undefined;
+  // ARCHIVE_NODE_OPTIONS: flags for the server processes only (a heap limit, say).
+  const env = { ...(database ? { DATABASE_URL: database.url } : {}), DATA_DIR: dataDir, LOG_LEVEL: "info", ...(process.env.ARCHIVE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ARCHIVE_NODE_OPTIONS } : {}) };
+  const sites: SiteProcess[] = [];
+  try {
+    // The first start migrates and imports the seed; the archive is added while it is down.
+    await (await startSite(env, { readyTimeoutMs: 120_000 })).stop();
+    const handle = await openSiteDatabase(database ? { url: database.url } : { dataDir });
+    try {
+      await addArchive(handle.db, ARTICLES);
+    } finally {
+      await handle.close();
+    }
+    const first = await timedStart(env);
+    sites.push(first.site);
+    const a = first.site;
+    const atReady = memory(a);
+    const blogBytes = Buffer.byteLength(await (await fetch(`${a.url}/blog`, { headers: { "Accept-Encoding": "identity" } })).text());
+
+    const check = await openSiteDatabase(database ? { url: database.url } : { dataDir });
+    const slugs = (await rows<{ slug: string }>(check, "SELECT slug FROM published_articles ORDER BY publish_at DESC")).map((row) => row.slug);
+    await check.close();
+    const served = performance.now();
+    let next = 0;
+    let failures = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < slugs.length) {
+          const slug = slugs[next++]!;
+          const response = await fetch(`${a.url}/articles/${slug}`);
+          await response.arrayBuffer();
+          if (response.status !== 200) failures++;
+        }
+      }),
+    );
+    const serveSeconds = (performance.now() - served) / 1000;
+    const afterServing = memory(a);
+    // A second pass over the newest 500: from memory or disk, no render.
+    const again = performance.now();
+    for (const slug of slugs.slice(0, 500)) await (await fetch(`${a.url}/articles/${slug}`)).arrayBuffer();
+    const againMs = (performance.now() - again) / 500;
+
+    let publish: Awaited<ReturnType<typeof publishLive>> | undefined;
+    if (database) {
+      const second = await timedStart(env);
+      sites.push(second.site);
+      publish = await publishLive(a, second.site, database.url);
+    }
+    const wrk = process.env.ARCHIVE_WRK === "1" ? throughput(a, `/articles/${slugs[0]}`) : undefined;
+    console.log(
+      JSON.stringify({
+        kind,
+        articles: slugs.length,
+        listeningMs: first.listeningMs,
+        readyAfterListeningMs: first.readyAfterListeningMs,
+        rssAtReadyMb: atReady.rssMb,
+        blogPage1Bytes: blogBytes,
+        servedEveryArticle: { pages: slugs.length, failures, seconds: +serveSeconds.toFixed(1), perSecond: Math.round(slugs.length / serveSeconds) },
+        rssAfterServingMb: afterServing.rssMb,
+        peakRssMb: afterServing.peakMb,
+        secondVisitMsPerPage: +againMs.toFixed(2),
+        publishLiveOnSecondProcess: publish,
+      }),
+    );
+    if (wrk) console.log(wrk);
+  } finally {
+    await Promise.all(sites.map((site) => site.stop()));
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
