@@ -1,3 +1,5 @@
+import { ARTICLE_CATEGORIES } from "~/config/categories";
+import { monthHref } from "~/lib/dates";
 import { escapeXml } from "~/lib/xml";
 import { getArticles, getArticlesByAuthor, getAuthors } from "./index";
 
@@ -7,13 +9,27 @@ function getAuthorsWithArticles() {
 
 export type SitemapEntry = { path: string; lastmod?: string; changefreq: "daily" | "weekly" | "monthly" | "yearly" };
 
+/** The newest dateModified of each group of articles, in the order the groups first appear. */
+function newestBy(articles: ReturnType<typeof getArticles>, group: (article: ReturnType<typeof getArticles>[number]) => string) {
+  const newest = new Map<string, string>();
+  for (const article of articles) {
+    const key = group(article);
+    const seen = newest.get(key);
+    if (!seen || article.modifiedAt > seen) newest.set(key, article.modifiedAt);
+  }
+  return newest;
+}
+
 /**
- * Every public, indexable page. Auth, admin and the paid advertorial's sponsor are left out.
+ * Every public, indexable page: the first page of each list (a category, a month of the archive,
+ * an author), every article. Auth, admin and the paid advertorial's sponsor are left out.
  * `lastmod` is a full ISO 8601 time (W3C datetime), from the articles' dateModified.
  */
 export function listPublicPages(): SitemapEntry[] {
   const articles = getArticles();
   const newest = articles.reduce<string | undefined>((latest, article) => (!latest || article.modifiedAt > latest ? article.modifiedAt : latest), undefined);
+  const byCategory = newestBy(articles, (article) => article.category);
+  const byMonth = newestBy(articles, (article) => monthHref(article.date));
   return [
     { path: "/", lastmod: newest, changefreq: "daily" },
     { path: "/home", lastmod: newest, changefreq: "daily" },
@@ -25,6 +41,12 @@ export function listPublicPages(): SitemapEntry[] {
     { path: "/privacy", lastmod: "2025-01-01", changefreq: "yearly" },
     { path: "/terms", lastmod: "2025-01-01", changefreq: "yearly" },
     { path: "/disclaimer", lastmod: "2025-01-01", changefreq: "yearly" },
+    ...ARTICLE_CATEGORIES.filter((category) => byCategory.has(category.name)).map((category) => ({
+      path: `/blog?category=${category.slug}`,
+      lastmod: byCategory.get(category.name),
+      changefreq: "daily" as const,
+    })),
+    ...[...byMonth].map(([path, lastmod]) => ({ path, lastmod, changefreq: "monthly" as const })),
     ...getAuthorsWithArticles().map((author) => ({ path: `/authors/${author.slug}`, lastmod: author.lastmod, changefreq: "weekly" as const })),
     ...articles.map((article) => ({
       path: `/articles/${article.slug}`,

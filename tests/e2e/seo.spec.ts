@@ -70,6 +70,9 @@ test("the sitemap lists every public page and each answers 200", async ({ reques
   // Sign-in and the admin area are not listed (author pages, /authors/…, are).
   expect(locs.some((loc) => /\/(auth|admin)(\/|\?|$)/.test(new URL(loc).pathname))).toBe(false);
   expect(locs.some((loc) => loc.includes("/authors/"))).toBe(true);
+  // The first page of each list: a category, a month of the archive.
+  expect(locs).toContain(`${E2E_BASE_URL}/blog?category=precious-metals`);
+  expect(locs.some((loc) => /\/blog\/\d{4}\/\d{2}$/.test(loc))).toBe(true);
   for (const loc of locs) expect((await request.get(loc)).status(), loc).toBe(200);
 });
 
