@@ -5,6 +5,7 @@ import { buildArticleIndex, countWords } from "~/content/registry";
 import { seedArticleFiles } from "~/content/seed/seed-articles.server";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { createDraft, publishArticle, unpublishArticle } from "./articles.server";
+import { updateAuthor } from "./authors.server";
 import { markFeatured } from "./featured.server";
 import { loadPublishedSnapshot, loadRevisionBodies } from "./published.server";
 
@@ -74,5 +75,42 @@ describe.each(DB_KINDS)("published rows on %s", (kind) => {
     // Deleting an article takes its row with it.
     await db.delete(articles).where(eq(articles.id, ids[2]!));
     expect(await db.select().from(publishedArticles).where(eq(publishedArticles.articleId, ids[2]!))).toHaveLength(0);
+  });
+
+  it("reloads only what changed: every other article is the previous object, and the result equals a full load", async () => {
+    const { db } = database;
+    const first = await loadPublishedSnapshot(db);
+    const [author] = await db.select().from(authors).where(eq(authors.slug, "david-caldwell"));
+    const input = {
+      title: "A new article among the kept ones",
+      slug: "delta-reload",
+      excerpt: "Published between two loads: the only row the second load reads again in full.",
+      body: "One paragraph.\n\nAnother one.",
+      category: "Bonds & Fixed Income",
+      image: "/images/articles/bonds-guide.svg",
+      imageAlt: "A chart of Treasury yields over ten years",
+      authorId: author!.id,
+    };
+    const created = await createDraft(db, { input, actor: ACTOR });
+    if (!created.ok) throw new Error(JSON.stringify(created));
+    await publishArticle(db, { id: created.article.id, input, expectedVersion: 1, actor: ACTOR });
+    // Marking it featured changes two rows: the new one and the article that held the flag.
+    const previouslyFeatured = first.articles.find((article) => article.featured)!;
+    await markFeatured(db, { id: created.article.id, actor: ACTOR });
+
+    const second = await loadPublishedSnapshot(db, first);
+    expect(second).toEqual({ ...(await loadPublishedSnapshot(db)), loadedAt: second.loadedAt });
+    for (const article of second.articles) {
+      const before = first.articles.find((candidate) => candidate.id === article.id);
+      const changed = article.slug === "delta-reload" || article.id === previouslyFeatured.id;
+      expect(article === before, article.slug).toBe(!changed);
+    }
+    expect(second.articles.find((article) => article.id === previouslyFeatured.id)!.featured).toBe(false);
+
+    // An author's edit shows on every article of theirs: everything is read again.
+    await updateAuthor(db, { id: author!.id, input: { name: "David R. Caldwell", slug: "david-caldwell", credentials: author!.credentials, bio: author!.bio, links: "" }, actor: ACTOR });
+    const third = await loadPublishedSnapshot(db, second);
+    expect(third.articles.find((article) => article.slug === "delta-reload")!.author).toBe("David R. Caldwell");
+    expect(third).toEqual({ ...(await loadPublishedSnapshot(db)), loadedAt: third.loadedAt });
   });
 });

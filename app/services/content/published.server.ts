@@ -48,46 +48,85 @@ export function toPublicAuthor(row: typeof authors.$inferSelect): PublicAuthor {
   return { id: row.id, slug: row.slug, name: row.name, bio: row.bio, photo: row.photo, credentials: row.credentials, links: row.links };
 }
 
+/** The columns of a published row the snapshot shows (everything but the search vectors). */
+const SNAPSHOT_COLUMNS = {
+  id: publishedArticles.articleId,
+  revisionId: publishedArticles.revisionId,
+  slug: publishedArticles.slug,
+  featured: publishedArticles.featured,
+  publishAt: publishedArticles.publishAt,
+  contentUpdatedAt: publishedArticles.contentUpdatedAt,
+  title: publishedArticles.title,
+  excerpt: publishedArticles.excerpt,
+  category: publishedArticles.category,
+  image: publishedArticles.image,
+  imageAlt: publishedArticles.imageAlt,
+  authorId: publishedArticles.authorId,
+  seoTitle: publishedArticles.seoTitle,
+  seoDescription: publishedArticles.seoDescription,
+  sponsored: publishedArticles.sponsored,
+  sponsorName: publishedArticles.sponsorName,
+  wordCount: publishedArticles.wordCount,
+};
+
+/** What tells a kept article object from a changed one: any column the trigger writes changes its revision, flag, times, slug or author. */
+const ROW_KEY = sql<string>`${publishedArticles.articleId}::text || ' ' || ${publishedArticles.revisionId} || ' ' || ${publishedArticles.featured}::text || ' ' || ${publishedArticles.slug} || ' ' || ${publishedArticles.authorId}::text
+  || ' ' || (extract(epoch from ${publishedArticles.publishAt}) * 1000)::bigint || ' ' || (extract(epoch from ${publishedArticles.contentUpdatedAt}) * 1000)::bigint`;
+
+/** A snapshot's articles by the key of the row they were made from (kept beside the snapshot, never shown). */
+const rowKeys = new WeakMap<PublishedSnapshot, Map<string, PublishedArticle>>();
+
 /**
  * What readers see: every published article's row of `published_articles` (no bodies: a few
  * hundred bytes each, decision 078), newest first, the authors of those articles, and the slugs
- * that were public and are not now. Three small queries.
+ * that were public and are not now. Given the snapshot it replaces, only the rows that changed
+ * are read whole: one narrow query lists every row's key in order (about 60 bytes each), and the
+ * articles whose key is unchanged are the previous objects, so a publication costs one row, not
+ * the archive. The order is always the database's, and an author's edit reads everything again.
  */
-export async function loadPublishedSnapshot(db: Db): Promise<PublishedSnapshot> {
-  const rows = await db
-    .select({
-      id: publishedArticles.articleId,
-      revisionId: publishedArticles.revisionId,
-      slug: publishedArticles.slug,
-      featured: publishedArticles.featured,
-      publishAt: publishedArticles.publishAt,
-      contentUpdatedAt: publishedArticles.contentUpdatedAt,
-      title: publishedArticles.title,
-      excerpt: publishedArticles.excerpt,
-      category: publishedArticles.category,
-      image: publishedArticles.image,
-      imageAlt: publishedArticles.imageAlt,
-      authorId: publishedArticles.authorId,
-      seoTitle: publishedArticles.seoTitle,
-      seoDescription: publishedArticles.seoDescription,
-      sponsored: publishedArticles.sponsored,
-      sponsorName: publishedArticles.sponsorName,
-      wordCount: publishedArticles.wordCount,
-    })
-    .from(publishedArticles)
-    .orderBy(desc(publishedArticles.publishAt), publishedArticles.slug);
-  const removed = await db
-    .select({ slug: articles.slug })
-    .from(articles)
-    .where(and(ne(articles.status, "published"), isNotNull(articles.firstPublishedAt)));
-  const authorIds = [...new Set(rows.map((row) => row.authorId))];
-  const authorRows = authorIds.length > 0 ? await db.select().from(authors).where(inArray(authors.id, authorIds)).orderBy(authors.name) : [];
-  const byId = new Map(authorRows.map((row) => [row.id, toPublicAuthor(row)]));
-  const published = rows.flatMap((row) => {
+export async function loadPublishedSnapshot(db: Db, previous?: PublishedSnapshot): Promise<PublishedSnapshot> {
+  const kept = previous ? rowKeys.get(previous) : undefined;
+  // One view of the database for all the queries: the list, the rows and the authors agree.
+  const read = await db.transaction(
+    async (tx) => {
+      const order = await tx.select({ key: ROW_KEY, authorId: publishedArticles.authorId }).from(publishedArticles).orderBy(desc(publishedArticles.publishAt), publishedArticles.slug);
+      const removed = await tx
+        .select({ slug: articles.slug })
+        .from(articles)
+        .where(and(ne(articles.status, "published"), isNotNull(articles.firstPublishedAt)));
+      const authorIds = [...new Set(order.map((row) => row.authorId))];
+      const authorRows = authorIds.length > 0 ? await tx.select().from(authors).where(inArray(authors.id, authorIds)).orderBy(authors.name) : [];
+      const publicAuthors = authorRows.map(toPublicAuthor);
+      const reuse = previous !== undefined && JSON.stringify(previous.authors) === JSON.stringify(publicAuthors) ? kept : undefined;
+      const missing = order.filter((row) => !reuse?.has(row.key)).map((row) => row.key.slice(0, row.key.indexOf(" ")));
+      const fetched =
+        missing.length === 0
+          ? []
+          : await tx
+              .select({ ...SNAPSHOT_COLUMNS, key: ROW_KEY })
+              .from(publishedArticles)
+              .where(missing.length === order.length ? undefined : inArray(publishedArticles.articleId, missing));
+      return { order, removed, publicAuthors, reuse, fetched };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+  const byId = new Map(read.publicAuthors.map((author) => [author.id, author]));
+  const made = new Map<string, PublishedArticle>();
+  for (const row of read.fetched) {
     const author = byId.get(row.authorId);
-    return author ? [toPublishedArticle(row, { ...row, author })] : [];
-  });
-  return { articles: published, authors: [...byId.values()], removedSlugs: new Set(removed.map((row) => row.slug)), loadedAt: Date.now() };
+    if (author) made.set(row.key, toPublishedArticle(row, { ...row, author }));
+  }
+  const keys = new Map<string, PublishedArticle>();
+  const published: PublishedArticle[] = [];
+  for (const { key } of read.order) {
+    const article = read.reuse?.get(key) ?? made.get(key);
+    if (!article) continue;
+    keys.set(key, article);
+    published.push(article);
+  }
+  const snapshot: PublishedSnapshot = { articles: published, authors: read.publicAuthors, removedSlugs: new Set(read.removed.map((row) => row.slug)), loadedAt: Date.now() };
+  rowKeys.set(snapshot, keys);
+  return snapshot;
 }
 
 /** The Markdown body of a revision (revisions never change: the snapshot's `revisionId` names the live one). */

@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { Db } from "~/db/client.server";
-import { setSnapshot } from "~/content/published";
+import { setSnapshot, type PublishedSnapshot } from "~/content/published";
 import type { JobLogger, JobLoop } from "../job-loop.server";
 import { nextScheduledAt, publishDueArticles } from "./articles.server";
 import { CONTENT_CHANNEL, contentChanges, parseContentNotice, PROCESS_TOKEN, trackContentWork, type ContentChange } from "./changes.server";
@@ -35,8 +35,11 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
   // Reloads never overlap; changes during one are folded into one more, which callers wait for.
   let reloading: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
+  // The last snapshot loaded: the next load reads only the rows that changed since (decision 078).
+  let last: PublishedSnapshot | undefined;
   const reloadOnce = async () => {
-    const snapshot = await loadPublishedSnapshot(db);
+    const snapshot = await loadPublishedSnapshot(db, last);
+    last = snapshot;
     setSnapshot(snapshot);
     for (const listener of listeners) await listener();
   };
@@ -133,7 +136,8 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
   };
 
   // The first load must succeed: a server must not start without its articles.
-  setSnapshot(await loadPublishedSnapshot(db));
+  last = await loadPublishedSnapshot(db);
+  setSnapshot(last);
   await connect(false);
   await arm();
 
