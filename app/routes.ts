@@ -59,6 +59,8 @@ export default [
   route("admin/subscribers.csv", "routes/admin-subscribers-csv.ts"),
   route("admin/rnd/upload.csv", "routes/admin-rnd-upload-csv.ts"),
   route("admin/subscribers/:id/consent.json", "routes/admin-subscriber-consent-json.ts"),
+  route("admin/subscribers/:id/consent/form/:eventId", "routes/admin-subscriber-consent-form.ts"),
+  route("consent-certificates/:token/form/:eventId", "routes/consent-certificate-share-form.ts"),
   route("admin/newsletter/subscribers.csv", "routes/admin-newsletter-csv.ts"),
   route("admin/dnc/uploads/:id", "routes/admin-dnc-upload-status.ts"),
   route("account/data.json", "routes/account-data-json.ts"),

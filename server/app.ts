@@ -17,7 +17,8 @@ import { setSnapshot } from "~/content/published";
 import { loadPublishedSnapshot } from "~/services/content/published.server";
 import { clientIp } from "./client-ip";
 import { baseSecurityHeaders } from "./security-headers";
-import { answerFromMemory, loadMemoryPages, pageToRenderOnFirstRequest, type MemoryPages } from "./pages";
+import { answerFromMemory, fillServedForm, loadMemoryPages, pageToRenderOnFirstRequest, servedFormDocument, type MemoryPages } from "./pages";
+import { setServedPageSource } from "~/services/consent/served-page.server";
 import { createLivePages, renderStoredPage } from "./live-pages";
 import { createPageStore } from "./page-store";
 import { currentSnapshot } from "~/content/published";
@@ -72,6 +73,14 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
+  // The consent record keeps the opt-in document a form was served in, and rebuilds the page (decision 079).
+  setServedPageSource({
+    documentFor: (url) => {
+      const file = servedFormDocument(pages, url);
+      return file && { body: file.body, contentType: file.contentType };
+    },
+    fill: fillServedForm,
+  });
   // The content pages are rendered from the database once the server listens, and again on every
   // change (decision 049). Until the first render is done (seconds with a large archive) the router
   // renders them per request from the same snapshot: the same content, never an older copy (the

@@ -5,7 +5,7 @@ import { isMainDomain } from "~/config/site";
 import { readOptInPrefill } from "~/components/opt-in/prefill";
 import type { OptInPrefill } from "~/components/opt-in/opt-in-page";
 import { loadStaticFiles, loadViews, type StaticFile } from "./static-files";
-import { prefillTemplate, type PrefillTemplate } from "./opt-in-prefill";
+import { prefilledDocument, prefillTemplate, type PrefillTemplate } from "./opt-in-prefill";
 import { currentSnapshot } from "~/content/published";
 import { isStoredPagePath, storedPageDigest, storedPageFor } from "./live-pages";
 import type { PageStore, PageToRender } from "./page-store";
@@ -117,6 +117,24 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
   const category = params.get("category");
   const view = category === null ? pages.live.get("/blog") : pages.live.get(`/blog?category=${category}`);
   return view && { file: view };
+}
+
+/**
+ * The opt-in document answerFromMemory answers an anonymous GET of `url` from, before the URL's
+ * values are written in; undefined for any other page. The consent record keeps it (decision 079).
+ */
+export function servedFormDocument(pages: MemoryPages, url: URL): StaticFile | undefined {
+  const request = { method: "GET", url: url.pathname + url.search, headers: { host: url.host } } as unknown as IncomingMessage;
+  const answer = anonymousAnswer(request, pages);
+  if (!answer) return undefined;
+  const file = "template" in answer ? answer.template.file : answer.file;
+  return file === pages.optIn?.file || file === pages.optInHost?.file ? file : undefined;
+}
+
+/** The page as sent for `url` from a kept opt-in document: the same cut and the same writing-in. */
+export function fillServedForm(document: Buffer, url: URL): Buffer {
+  const template = prefillTemplate({ body: document } as StaticFile);
+  return prefilledDocument(template, readOptInPrefill(url.searchParams));
 }
 
 function storedPage(pages: MemoryPages, pathname: string) {

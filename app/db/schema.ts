@@ -145,6 +145,12 @@ export const consentEvents = pgTable(
      * since the page started loading, never keystrokes. Null without JavaScript.
      */
     interaction: jsonb(),
+    /**
+     * The page the form was on as the server sends it: the SHA-256 of its document in
+     * served_pages (the prerendered template, before the landing URL's values are written in;
+     * decision 079). Null where the page was not one the server answers from memory.
+     */
+    servedPageSha256: text("served_page_sha256"),
     occurredAt: createdAt(),
   },
   (table) => [
@@ -584,6 +590,18 @@ export const smsTransportLog = pgTable(
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => "bytea",
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * The documents forms were served in, by SHA-256 (decision 079): one row per prerendered opt-in
+ * template a build served, kept with the consent evidence (append-only, never pruned) so a
+ * certificate can rebuild the page a person saw byte for byte.
+ */
+export const servedPages = pgTable("served_pages", {
+  sha256: text().primaryKey(),
+  body: bytea().notNull(),
+  contentType: text().notNull(),
+  firstServedAt: createdAt(),
 });
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });

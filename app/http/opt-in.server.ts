@@ -5,6 +5,7 @@ import { parseInteraction } from "~/lib/interaction.server";
 import { checkUsMobile } from "~/lib/phone";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
+import { keepServedPage } from "~/services/consent/served-page.server";
 import { optInToSms, type SmsOptInResult } from "~/services/subscription/sms-opt-in.server";
 import { getEnv, type Env } from "./env.server";
 import type { RequestEvidence } from "~/services/subscription/evidence";
@@ -55,13 +56,14 @@ export function smsOptInSettings(env: Env) {
 }
 
 /** Shared by the opt-in page's form action and POST /api/phone-optin. */
-export async function runOptIn(fields: unknown, evidence: RequestEvidence): Promise<OptInOutcome> {
-  const result = await evaluateOptIn(fields, evidence);
+/** `origin`: the site's address the form was posted to, where the form is this site's own page (decision 079). */
+export async function runOptIn(fields: unknown, evidence: RequestEvidence, origin?: string): Promise<OptInOutcome> {
+  const result = await evaluateOptIn(fields, evidence, origin);
   if (!result.answer.success) result.actionData.values = submittedValues(fields);
   return result;
 }
 
-async function evaluateOptIn(fields: unknown, evidence: RequestEvidence): Promise<OptInOutcome> {
+async function evaluateOptIn(fields: unknown, evidence: RequestEvidence, origin: string | undefined): Promise<OptInOutcome> {
   const parsed = OptInSchema.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors<"firstName" | "lastName" | "phone">(parsed.error);
@@ -83,9 +85,10 @@ async function evaluateOptIn(fields: unknown, evidence: RequestEvidence): Promis
   }
 
   const env = getEnv();
+  const servedPageSha256 = origin ? await keepServedPage(db, evidence.pageUrl, origin) : null;
   const result = await optInToSms(
     db,
-    { ...parsed.data, source: "opt-in", evidence, interaction: parseInteraction((fields as Record<string, unknown>).interaction) },
+    { ...parsed.data, source: "opt-in", evidence, interaction: parseInteraction((fields as Record<string, unknown>).interaction), servedPageSha256 },
     smsOptInSettings(env),
   );
   return optInOutcome(result);

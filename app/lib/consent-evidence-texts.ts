@@ -31,6 +31,11 @@ export const CERTIFICATE_TEXTS = {
   download: "Download the signed certificate (JSON)",
   noEvents: "No consent events are recorded for this subscriber.",
   onTheForm: "On the form",
+  formAsServed: "Form as served",
+  formNotKept: "not kept (this form was not served from a kept page)",
+  formDocument: (documentSha256: string, pageSha256: string | null) =>
+    `page SHA-256 ${pageSha256 ?? "(cannot be rebuilt here)"}; the prerendered document SHA-256 ${documentSha256} with the landing page's values written in`,
+  viewForm: "View the form as served",
   noInteraction:
     "No record from the page: its JavaScript did not run (or the request came from the API). The time of receipt above is the server's.",
   rndHeading: "Reassigned Numbers Database answers",

@@ -42,7 +42,11 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 export default function AdminSubscriberConsent({ loaderData, actionData }: Route.ComponentProps) {
   const { certificate } = loaderData;
   return (
-    <ConsentCertificateView certificate={certificate} downloadHref={`/admin/subscribers/${certificate.subscriber.id}/consent.json`}>
+    <ConsentCertificateView
+      certificate={certificate}
+      downloadHref={`/admin/subscribers/${certificate.subscriber.id}/consent.json`}
+      formHref={(eventId) => `/admin/subscribers/${certificate.subscriber.id}/consent/form/${eventId}`}
+    >
       <Form method="post" className="flex flex-wrap items-end gap-3 print:hidden">
         <p className="w-full text-sm text-muted-foreground">{T.shareIntro}</p>
         <label className="text-sm font-bold" htmlFor="share-days">

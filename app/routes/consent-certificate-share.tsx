@@ -16,7 +16,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (!check.ok) throw data({ message: check.reason === "expired" ? T.shareExpired : T.shareInvalid }, { status: check.reason === "expired" ? 410 : 404, headers: { "Cache-Control": "no-store" } });
   const certificate = await buildCertificate(await getDb(), check.subscriberId, signer);
   if (!certificate) throw data({ message: T.shareInvalid }, { status: 404 });
-  return data({ certificate, expiresAt: check.expiresAt.toISOString() }, { headers: { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" } });
+  return data({ certificate, token: params.token, expiresAt: check.expiresAt.toISOString() }, { headers: { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" } });
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { tit
 export default function ConsentCertificateShare({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
-      <ConsentCertificateView certificate={loaderData.certificate}>
+      <ConsentCertificateView certificate={loaderData.certificate} formHref={(eventId) => `/consent-certificates/${loaderData.token}/form/${eventId}`}>
         <p className="text-sm text-muted-foreground print:hidden">{T.sharedUntil(loaderData.expiresAt)}</p>
       </ConsentCertificateView>
     </div>

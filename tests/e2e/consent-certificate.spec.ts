@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, randomIp, randomMobile, test, signInAsAdmin } from "../support/fixtures";
@@ -124,5 +125,48 @@ test("an opt-in on the page records, where JavaScript ran, how long each field w
 
   const untimed = await certificateOf(withoutJs, "Phillis Wheatley");
   await expect(untimed).toContainText("No record from the page: its JavaScript did not run");
+  await admin.close();
+});
+
+test("the certificate rebuilds the form page exactly as it was served, with and without JavaScript", async ({ browser }) => {
+  const served = new Map<string, Buffer>();
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await browser.newContext({ javaScriptEnabled, ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+    const visitor = await context.newPage();
+    const clickId = `click-served-${javaScriptEnabled ? "js" : "nojs"}-${Date.now()}`;
+    // The landing URL's values are written into the kept document: the rebuilt page must have them too.
+    const url = `/opt-in?f_name=Hannah&l_name=Adams%20%26%20Sons&sub2=${clickId}`;
+    const response = javaScriptEnabled ? await gotoHydrated(visitor, url) : await visitor.goto(url);
+    served.set(clickId, await response!.body());
+    await visitor.getByLabel("Mobile Phone").fill(randomMobile());
+    await visitor.getByLabel(/recurring automated marketing text messages/).check();
+    await visitor.getByLabel(/I agree to the Terms of Service/).check();
+    await visitor.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+    await expect(javaScriptEnabled ? visitor.locator("[data-sonner-toast]") : visitor.getByRole("status")).toContainText("Welcome Patriot!");
+    await context.close();
+  }
+
+  const admin = await browser.newContext({ ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const staff = await admin.newPage();
+  await signInAsAdmin(staff, "/admin/subscribers");
+  for (const [clickId, bytes] of served) {
+    await staff.goto(`/admin/subscribers?q=${clickId}`);
+    await staff.locator("tbody tr").filter({ hasText: "Hannah Adams & Sons" }).getByRole("link", { name: "Certificate" }).click();
+    const certificate = staff.locator(".consent-certificate");
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    await expect(certificate).toContainText(`page SHA-256 ${sha256}`);
+    const link = certificate.getByRole("link", { name: "View the form as served" });
+    const href = await link.getAttribute("href");
+    const rebuilt = await staff.request.get(href!);
+    expect(rebuilt.status()).toBe(200);
+    expect(rebuilt.headers()["x-content-sha256"]).toBe(sha256);
+    expect(rebuilt.headers()["content-security-policy"]).toContain("sandbox");
+    // Found exactly as served: the same bytes, values included.
+    expect(Buffer.compare(await rebuilt.body(), bytes), clickId).toBe(0);
+    await staff.goto(href!);
+    await expect(staff.getByLabel("First Name")).toHaveValue("Hannah");
+    await expect(staff.getByLabel("Last Name")).toHaveValue("Adams & Sons");
+    await expect(staff.getByText(/recurring automated marketing text messages/)).toBeVisible();
+  }
   await admin.close();
 });

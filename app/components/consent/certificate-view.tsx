@@ -26,7 +26,7 @@ function interactionText(event: CertificateEvent) {
   ].join("; ");
 }
 
-function EventSection({ event, head }: { event: CertificateEvent; head: { seq: number } | null }) {
+function EventSection({ event, head, formHref }: { event: CertificateEvent; head: { seq: number } | null; formHref?: (eventId: number) => string }) {
   const signed = event.chain && head && event.chain.seq <= head.seq;
   return (
     <section aria-labelledby={`event-${event.id}`} className="certificate-event break-inside-avoid rounded-md border border-border p-4">
@@ -43,6 +43,22 @@ function EventSection({ event, head }: { event: CertificateEvent; head: { seq: n
         <Row label="SMS box" value={event.smsCheckbox === null ? null : event.smsCheckbox ? "ticked" : "not ticked"} />
         <Row label="Terms box" value={event.termsCheckbox === null ? null : event.termsCheckbox ? "ticked" : "not ticked"} />
         {event.action === "opt_in" && event.channel === "sms" ? <Row label={T.onTheForm} value={interactionText(event)} /> : null}
+        {event.action === "opt_in" && event.channel === "sms" ? (
+          <>
+            <dt className="font-bold">{T.formAsServed}</dt>
+            <dd className="[overflow-wrap:anywhere]">
+              {event.servedPage ? <span className="font-mono text-xs">{T.formDocument(event.servedPage.documentSha256, event.servedPage.pageSha256)}</span> : T.formNotKept}
+              {event.servedPage?.pageSha256 && formHref ? (
+                <>
+                  {" "}
+                  <a href={formHref(event.id)} className="text-accent-strong underline print:hidden" target="_blank" rel="noopener">
+                    {T.viewForm}
+                  </a>
+                </>
+              ) : null}
+            </dd>
+          </>
+        ) : null}
         <Row label="Source" value={event.source} />
         <Row label="IP address" value={event.ip} />
         <Row label="User agent" value={event.userAgent} />
@@ -89,7 +105,18 @@ function EventSection({ event, head }: { event: CertificateEvent; head: { seq: n
 }
 
 /** The certificate as a page to read and print; the same on the admin page and behind a share link. */
-export function ConsentCertificateView({ certificate, downloadHref, children }: { certificate: Certificate; downloadHref?: string; children?: React.ReactNode }) {
+export function ConsentCertificateView({
+  certificate,
+  downloadHref,
+  formHref,
+  children,
+}: {
+  certificate: Certificate;
+  downloadHref?: string;
+  /** The address of an event's form as served (the admin's, or the share link's). */
+  formHref?: (eventId: number) => string;
+  children?: React.ReactNode;
+}) {
   const person = certificate.subscriber;
   return (
     <article aria-labelledby="certificate-heading" className="consent-certificate space-y-6">
@@ -121,7 +148,7 @@ export function ConsentCertificateView({ certificate, downloadHref, children }: 
       </header>
       {certificate.events.length === 0 ? <p>{T.noEvents}</p> : null}
       {certificate.events.map((event) => (
-        <EventSection key={event.id} event={event} head={certificate.chainHead} />
+        <EventSection key={event.id} event={event} head={certificate.chainHead} formHref={formHref} />
       ))}
       {certificate.rnd.length > 0 ? (
         <section aria-labelledby="rnd-answers" className="break-inside-avoid rounded-md border border-border p-4">

@@ -7,6 +7,7 @@ import { latestSignedHead } from "./chain.server";
 import type { ConsentSigner } from "./signing.server";
 import type { Interaction } from "~/lib/interaction";
 import { parseInteraction } from "~/lib/interaction.server";
+import { rebuildServedPage } from "./served-page.server";
 import { rndAnswersFor } from "./rnd.server";
 import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
 
@@ -36,6 +37,12 @@ export type CertificateEvent = {
   termsCheckbox: boolean | null;
   /** What the person did on the form where its JavaScript ran (decision 077); null otherwise. */
   interaction: Interaction | null;
+  /**
+   * The page the form was served in (decision 079): the kept document's SHA-256 and, rebuilt
+   * with the landing URL's values, the SHA-256 of the page exactly as sent (null where this
+   * process cannot rebuild it). Null for forms not served from a kept document.
+   */
+  servedPage: { documentSha256: string; pageSha256: string | null } | null;
   ip: string | null;
   userAgent: string | null;
   acceptLanguage: string | null;
@@ -121,6 +128,9 @@ export async function buildCertificate(db: Db, subscriberId: string, signer: Con
         smsCheckbox: event.smsCheckbox,
         termsCheckbox: event.termsCheckbox,
         interaction: parseInteraction(event.interaction),
+        servedPage: event.servedPageSha256
+          ? { documentSha256: event.servedPageSha256, pageSha256: (await rebuildServedPage(db, event.servedPageSha256, event.pageUrl))?.pageSha256 ?? null }
+          : null,
         ip: event.ip,
         userAgent: event.userAgent,
         acceptLanguage: event.acceptLanguage,

@@ -218,22 +218,26 @@ describe.each(DB_KINDS)("consent chain versions on %s", (kind) => {
   const database = useTestDatabase(kind);
   const interaction = { v: 1 as const, loadedMs: 800, hydratedMs: 1_200, typingMs: { firstName: 900, lastName: 700, phone: 2_100 }, tickedMs: { smsConsent: 8_000, termsConsent: 8_600 }, submittedMs: 9_900 };
 
-  it("version 2 covers what the person did on the form: an edited timing is named", async () => {
+  it("version 3 covers what the person did on the form and the page it was served in: an edited timing or page is named", async () => {
     const { db } = database;
     const result = await optInToSms(
       db,
-      { firstName: "Abigail", lastName: "Adams", phone: "212-456-7001", clickId: null, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE, interaction },
+      { firstName: "Abigail", lastName: "Adams", phone: "212-456-7001", clickId: null, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE, interaction, servedPageSha256: "a".repeat(64) },
       SETTINGS,
     );
     expect(result).toMatchObject({ ok: true });
     await sealConsentChain(db);
     const link = await db.execute<{ version: unknown; event_id: unknown }>(sql`SELECT version, event_id FROM consent_chain ORDER BY seq DESC LIMIT 1`);
-    expect(toNumber(link.rows[0]!.version)).toBe(2);
+    expect(toNumber(link.rows[0]!.version)).toBe(3);
     const target = toNumber(link.rows[0]!.event_id);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
     await tamper(db, "consent_events", [sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '2500') WHERE id = ${target}`]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
     await tamper(db, "consent_events", [sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '9900') WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET served_page_sha256 = ${"b".repeat(64)} WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET served_page_sha256 = ${"a".repeat(64)} WHERE id = ${target}`]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
   });
 

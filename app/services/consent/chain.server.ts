@@ -62,10 +62,13 @@ export const CHAIN_V1_COLUMNS = [
 /** Version 2 also covers what the person did on the form (`interaction`, decision 077). */
 export const CHAIN_V2_COLUMNS = [...CHAIN_V1_COLUMNS, "interaction"] as const;
 
-/** The version new chain rows are sealed with. */
-export const CHAIN_VERSION = 2;
+/** Version 3 also covers the page the form was served in (`served_page_sha256`, decision 079). */
+export const CHAIN_V3_COLUMNS = [...CHAIN_V2_COLUMNS, "served_page_sha256"] as const;
 
-const COLUMNS_OF: Record<number, readonly string[]> = { 1: CHAIN_V1_COLUMNS, 2: CHAIN_V2_COLUMNS };
+/** The version new chain rows are sealed with. */
+export const CHAIN_VERSION = 3;
+
+const COLUMNS_OF: Record<number, readonly string[]> = { 1: CHAIN_V1_COLUMNS, 2: CHAIN_V2_COLUMNS, 3: CHAIN_V3_COLUMNS };
 
 /**
  * Each column as text the database writes the same way on every server and in every session:
@@ -82,7 +85,7 @@ function canonicalSelect(alias: string) {
     if (name === "interaction") return `${ref}::text AS interaction`;
     return `${ref} AS ${name}`;
   };
-  return sql.raw(CHAIN_V2_COLUMNS.map(column).join(", "));
+  return sql.raw(CHAIN_V3_COLUMNS.map(column).join(", "));
 }
 
 export function canonicalEventJson(row: Record<string, unknown>, version = CHAIN_VERSION) {

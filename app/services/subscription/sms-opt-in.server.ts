@@ -27,6 +27,8 @@ export type SmsOptInInput = {
   evidence: RequestEvidence;
   /** What the person did on the form, where its JavaScript ran (decision 077). */
   interaction?: Interaction | null;
+  /** The document the form was served in, kept in served_pages (decision 079). */
+  servedPageSha256?: string | null;
 };
 
 export type SmsOptInSettings = {
@@ -77,6 +79,7 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
     dncResult: dnc.internal ? "internal" : dnc.federal ? "federal" : "clear",
     dncDataDate: dnc.dataDate,
     interaction: input.interaction ?? null,
+    servedPageSha256: input.servedPageSha256 ?? null,
   };
 
   if (refused) {

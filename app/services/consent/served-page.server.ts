@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { servedPages } from "~/db/schema";
+
+/**
+ * The page a form was served in (decision 079). The server answers the opt-in page from memory:
+ * a prerendered document with the landing URL's values written into its inputs. What it sent is
+ * therefore the document (kept once per build in served_pages, by SHA-256) plus the landing URL
+ * (kept on the consent event as `pageUrl`). The server registers how it does both, so the app
+ * can record the first and rebuild the page from the two, with the very functions that served it.
+ */
+export type ServedPageSource = {
+  /** The document `/opt-in?…` (or `/` on an opt-in host) is answered from, before its values are written in. */
+  documentFor: (pageUrl: URL) => { body: Buffer; contentType: string } | undefined;
+  /** The page as sent for `pageUrl`: `document` with that URL's values written in. */
+  fill: (document: Buffer, pageUrl: URL) => Buffer;
+};
+
+/** `kept`: the documents already written, per database (a process has one; the tests open several). */
+type Holder = { source?: ServedPageSource; kept: WeakMap<Db, Set<string>>; hashes: WeakMap<Buffer, string> };
+// One per process, also across the duplicate module graphs of the dev server.
+const holder: Holder = ((globalThis as { __servedPages?: Holder }).__servedPages ??= { kept: new WeakMap(), hashes: new WeakMap() });
+
+export function setServedPageSource(source: ServedPageSource | undefined) {
+  holder.source = source;
+}
+
+export function sha256Hex(bytes: Buffer) {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+function parse(pageUrl: string | null) {
+  if (!pageUrl) return undefined;
+  try {
+    return new URL(pageUrl);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps the document the form at `pageUrl` was served in and answers its SHA-256, or null when
+ * that address is not this site's (`origin`, the address the form was posted to) or not answered
+ * from a kept document (another page, the dev server). Written before the consent event that
+ * names it, so the event never names a missing document; a document already kept costs nothing.
+ */
+export async function keepServedPage(db: Db, pageUrl: string | null, origin: string): Promise<string | null> {
+  const url = parse(pageUrl);
+  if (!url || url.origin !== origin) return null;
+  const document = holder.source?.documentFor(url);
+  if (!document) return null;
+  let sha256 = holder.hashes.get(document.body);
+  if (!sha256) {
+    sha256 = sha256Hex(document.body);
+    holder.hashes.set(document.body, sha256);
+  }
+  let kept = holder.kept.get(db);
+  if (!kept) holder.kept.set(db, (kept = new Set()));
+  if (!kept.has(sha256)) {
+    await db.insert(servedPages).values({ sha256, body: document.body, contentType: document.contentType }).onConflictDoNothing();
+    kept.add(sha256);
+  }
+  return sha256;
+}
+
+export type ServedPage = { documentSha256: string; pageSha256: string; contentType: string; body: Buffer };
+
+/**
+ * The page as it was sent: the kept document with the landing URL's values written in, and the
+ * SHA-256 of both. Null when the document is not kept or this process cannot rebuild it.
+ */
+export async function rebuildServedPage(db: Db, documentSha256: string, pageUrl: string | null): Promise<ServedPage | null> {
+  const url = parse(pageUrl);
+  if (!url || !holder.source) return null;
+  const [row] = await db.select().from(servedPages).where(eq(servedPages.sha256, documentSha256));
+  if (!row) return null;
+  const body = holder.source.fill(Buffer.from(row.body), url);
+  return { documentSha256, pageSha256: sha256Hex(body), contentType: row.contentType, body };
+}

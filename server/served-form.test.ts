@@ -1,0 +1,77 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { servedPages } from "~/db/schema";
+import { keepServedPage, rebuildServedPage, setServedPageSource, sha256Hex } from "~/services/consent/served-page.server";
+import { DB_KINDS, useTestDatabase } from "../tests/support/test-db";
+import { escapeAttribute } from "./opt-in-prefill";
+import { fillServedForm, servedFormDocument, type MemoryPages } from "./pages";
+import { prefillTemplate } from "./opt-in-prefill";
+import { staticFileFromBody } from "./static-files";
+
+const input = (name: string) => `<input name="${name}" value=""/>`;
+const page = (title: string) =>
+  `<!DOCTYPE html><html><head><title>${title}</title></head><body><form>${input("clickId")}${input("firstName")}${input("lastName")}${input("phone")}<p>By checking this box…</p></form></body></html>`;
+const optIn = staticFileFromBody(Buffer.from(page("Opt in")), "/opt-in", { contentType: "text/html; charset=utf-8" });
+const optInHost = staticFileFromBody(Buffer.from(page("Opt in on a landing host")), "/#opt-in", { contentType: "text/html; charset=utf-8" });
+const about = staticFileFromBody(Buffer.from("<!DOCTYPE html><title>About</title>"), "/about", { contentType: "text/html; charset=utf-8" });
+
+/** The memory pages of a build, reduced to what the opt-in answers need. */
+const pages: MemoryPages = {
+  files: new Map([["/opt-in", optIn], ["/about", about]]),
+  views: new Map(),
+  live: new Map(),
+  optIn: prefillTemplate(optIn),
+  optInHost: prefillTemplate(optInHost),
+  mainDomains: ["news.example.com"],
+};
+
+describe("the document a form was served in", () => {
+  it("is the opt-in document the memory answer uses, for the opt-in page (and / on a landing host) only", () => {
+    expect(servedFormDocument(pages, new URL("https://news.example.com/opt-in?f_name=Ann&sub2=c1"))).toBe(optIn);
+    expect(servedFormDocument(pages, new URL("https://news.example.com/opt-in"))).toBe(optIn);
+    expect(servedFormDocument(pages, new URL("https://alerts.example.net/?phone=2125550123"))).toBe(optInHost);
+    // The home page on a main domain, another page, a notice (rendered by the router): none.
+    expect(servedFormDocument(pages, new URL("https://news.example.com/"))).toBeUndefined();
+    expect(servedFormDocument(pages, new URL("https://news.example.com/about"))).toBeUndefined();
+    expect(servedFormDocument(pages, new URL("https://news.example.com/opt-in?notice=x"))).toBeUndefined();
+  });
+
+  it("is filled with the landing URL's values exactly as the page was sent", () => {
+    const filled = fillServedForm(optIn.body, new URL("https://news.example.com/opt-in?f_name=Ann&l_name=O%27Brien%20%26%20Co&sub2=c%221")).toString("utf8");
+    expect(filled).toBe(
+      page("Opt in")
+        .replace('name="firstName" value=""', `name="firstName" value="Ann"`)
+        .replace('name="lastName" value=""', `name="lastName" value="${escapeAttribute("O'Brien & Co")}"`)
+        .replace('name="clickId" value=""', `name="clickId" value="${escapeAttribute('c"1')}"`),
+    );
+    expect(fillServedForm(optIn.body, new URL("https://news.example.com/opt-in")).equals(optIn.body)).toBe(true);
+  });
+});
+
+describe.each(DB_KINDS)("kept served pages on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  beforeAll(() => setServedPageSource({ documentFor: (url) => servedFormDocument(pages, url), fill: fillServedForm }));
+  afterAll(() => setServedPageSource(undefined));
+
+  it("keeps the document once, only for this site's own page, and rebuilds the page byte for byte; the rows cannot be changed", async () => {
+    const { db } = database;
+    const landing = "https://news.example.com/opt-in?f_name=Ann&sub2=click-1";
+    const sha256 = await keepServedPage(db, landing, "https://news.example.com");
+    expect(sha256).toBe(sha256Hex(optIn.body));
+    expect(await keepServedPage(db, "https://news.example.com/opt-in?sub2=click-2", "https://news.example.com")).toBe(sha256);
+    // A form on another site (the API's Referer), no address, another page: nothing kept.
+    expect(await keepServedPage(db, "https://partner.example.org/opt-in", "https://news.example.com")).toBeNull();
+    expect(await keepServedPage(db, null, "https://news.example.com")).toBeNull();
+    expect(await keepServedPage(db, "https://news.example.com/about", "https://news.example.com")).toBeNull();
+    expect(await db.select({ sha256: servedPages.sha256 }).from(servedPages)).toEqual([{ sha256 }]);
+
+    const rebuilt = await rebuildServedPage(db, sha256!, landing);
+    const sent = fillServedForm(optIn.body, new URL(landing));
+    expect(rebuilt!.body.equals(sent)).toBe(true);
+    expect(rebuilt!.pageSha256).toBe(sha256Hex(sent));
+    expect(await rebuildServedPage(db, "0".repeat(64), landing)).toBeNull();
+
+    await expect(db.execute(sql`UPDATE served_pages SET body = '\\x00'::bytea`)).rejects.toThrow();
+    await expect(db.execute(sql`DELETE FROM served_pages`)).rejects.toThrow();
+  });
+});
