@@ -163,6 +163,18 @@ test("the certificate rebuilds the form page exactly as it was served, with and 
     expect(rebuilt.headers()["content-security-policy"]).toContain("sandbox");
     // Found exactly as served: the same bytes, values included.
     expect(Buffer.compare(await rebuilt.body(), bytes), clickId).toBe(0);
+    // Behind a share link too, for someone without an account; a wrong token answers nothing.
+    await staff.getByLabel("Valid for days").fill("2");
+    await staff.getByRole("button", { name: "Create Share Link" }).click();
+    const shareUrl = await staff.getByRole("status").getByRole("link").getAttribute("href");
+    const eventId = /\/form\/(\d+)$/.exec(href!)![1];
+    const stranger = await browser.newContext({ ignoreHTTPSErrors: true });
+    const shared = await stranger.request.get(`${shareUrl}/form/${eventId}`);
+    expect(shared.status()).toBe(200);
+    expect(Buffer.compare(await shared.body(), bytes)).toBe(0);
+    const tampered = shareUrl!.replace(/\.(\d+)\./, (_, s: string) => `.${Number(s) + 1}.`);
+    expect((await stranger.request.get(`${tampered}/form/${eventId}`)).status()).toBe(404);
+    await stranger.close();
     await staff.goto(href!);
     await expect(staff.getByLabel("First Name")).toHaveValue("Hannah");
     await expect(staff.getByLabel("Last Name")).toHaveValue("Adams & Sons");
