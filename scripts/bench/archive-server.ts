@@ -50,6 +50,7 @@ async function publishLive(a: SiteProcess, b: SiteProcess, databaseUrl: string) 
   const authorId = (await rows<{ id: string }>(handle, "SELECT id FROM authors ORDER BY name LIMIT 1"))[0]!.id;
   await handle.close();
   const action: number[] = [];
+  const startedAt: number[] = [];
   const article: number[] = [];
   const live: number[] = [];
   for (let run = 0; run < PUBLISH_RUNS; run++) {
@@ -66,6 +67,7 @@ async function publishLive(a: SiteProcess, b: SiteProcess, databaseUrl: string) 
       authorId,
     });
     const started = performance.now();
+    startedAt.push(Date.now());
     // B is watched while A's action runs (the action returns once A itself serves the change).
     const posted = fetch(`${a.url}/admin/articles/new`, { method: "POST", headers: { Cookie: cookie, Origin: a.url, "Content-Type": "application/x-www-form-urlencoded" }, body: form, redirect: "manual" }).then((response) => {
       action.push(performance.now() - started);
@@ -97,11 +99,26 @@ async function publishLive(a: SiteProcess, b: SiteProcess, databaseUrl: string) 
     .filter((line) => line.includes('"live pages rendered"'))
     .slice(1)
     .map((line) => JSON.parse(line) as { ms: number; renderMs: number; compressMs: number; rendered: number });
+  // When B had the change, from its log's times (ms since the publish request started).
+  const bLog = b
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { msg?: string; time?: number | string; ms?: number });
+  const timeOf = (entry: { time?: number | string }) => (typeof entry.time === "number" ? entry.time : Date.parse(String(entry.time)));
+  const after = (message: string) =>
+    startedAt.map((at) => {
+      const entry = bLog.find((line) => line.msg === message && timeOf(line) >= at);
+      return entry ? timeOf(entry) - at : NaN;
+    });
+  const reloadedOnB = after("published articles reloaded");
+  const reloadMs = bLog.filter((line) => line.msg === "published articles reloaded").slice(1).map((line) => line.ms ?? 0);
   const figures = (values: number[]) => ({ medianMs: Math.round(median(values)), maxMs: Math.round(Math.max(...values)) });
   return {
     action: figures(action),
     articleOnB: figures(article),
     blogOnB: figures(live),
+    reloadedOnB: { ...figures(reloadedOnB), reloadMs: median(reloadMs) },
     liveSetOnB: { pages: renders[0]?.rendered, ...figures(renders.map((render) => render.ms)), renderMs: median(renders.map((render) => render.renderMs)), compressMs: median(renders.map((render) => render.compressMs)) },
   };
 }

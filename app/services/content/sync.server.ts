@@ -38,9 +38,11 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
   // The last snapshot loaded: the next load reads only the rows that changed since (decision 078).
   let last: PublishedSnapshot | undefined;
   const reloadOnce = async () => {
+    const started = performance.now();
     const snapshot = await loadPublishedSnapshot(db, last);
     last = snapshot;
     setSnapshot(snapshot);
+    logger.info({ ms: Math.round(performance.now() - started), articles: snapshot.articles.length }, "published articles reloaded");
     for (const listener of listeners) await listener();
   };
   const reload = (): Promise<void> => {
