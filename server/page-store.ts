@@ -37,6 +37,8 @@ const sizeOf = (file: StaticFile) => file.body.length + (file.gzip?.length ?? 0)
 export function createPageStore(options: PageStoreOptions) {
   // A Map keeps insertion order: re-inserting on every hit makes its first key the least recently used.
   const memory = new Map<string, Entry>();
+  /** The key at the end of `memory` (the most recently used), if known. */
+  let lastUsed: string | undefined;
   const inFlight = new Map<string, Promise<StaticFile | null>>();
   let bytes = 0;
   const stats = { hits: 0, misses: 0, diskHits: 0, renders: 0, evictions: 0 };
@@ -45,6 +47,7 @@ export function createPageStore(options: PageStoreOptions) {
     const entry = memory.get(key);
     if (!entry) return;
     memory.delete(key);
+    if (key === lastUsed) lastUsed = undefined;
     bytes -= entry.bytes;
   };
   const keep = (key: string, file: StaticFile, dependsOn: string, checkedFor: unknown) => {
@@ -52,6 +55,7 @@ export function createPageStore(options: PageStoreOptions) {
     const size = sizeOf(file);
     if (size > options.budgetBytes) return;
     memory.set(key, { file, dependsOn, bytes: size, checkedFor });
+    lastUsed = key;
     bytes += size;
     while (bytes > options.budgetBytes) {
       const oldest = memory.keys().next().value as string;
@@ -129,8 +133,13 @@ export function createPageStore(options: PageStoreOptions) {
         }
         entry.checkedFor = version;
       }
-      memory.delete(key);
-      memory.set(key, entry);
+      // Least recently used out first: a hit moves the page to the end, unless it is there already
+      // (a hot page asked again and again then costs no Map writes).
+      if (key !== lastUsed) {
+        memory.delete(key);
+        memory.set(key, entry);
+        lastUsed = key;
+      }
       stats.hits++;
       return entry.file;
     },
