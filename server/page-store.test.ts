@@ -38,6 +38,22 @@ describe("the page store", () => {
     expect(rendered).toEqual(["/a", "/b", "/c", "/d"]);
   });
 
+  it("keeps the order right when the most recently used page is asked again and again, and after it leaves", async () => {
+    const { pages } = store(3_000);
+    for (const key of ["/a", "/b", "/c"]) await pages.get(page(key), v, now);
+    // /c is the newest; asked again it stays so. /a then becomes the newest, /b the oldest.
+    for (let i = 0; i < 3; i++) expect(pages.peek("/c", v, () => "v1")).toBeDefined();
+    expect(pages.peek("/a", v, () => "v1")).toBeDefined();
+    expect(pages.peek("/a", v, () => "v1")).toBeDefined();
+    await pages.get(page("/d"), v, now);
+    expect(pages.peek("/b", v, () => "v1")).toBeUndefined();
+    // /d is the newest now: a hit on /c moves it after /d, so /a goes next.
+    expect(pages.peek("/c", v, () => "v1")).toBeDefined();
+    await pages.get(page("/e"), v, now);
+    expect(pages.peek("/a", v, () => "v1")).toBeUndefined();
+    expect(["/c", "/d", "/e"].every((key) => pages.peek(key, v, () => "v1") !== undefined)).toBe(true);
+  });
+
   it("loads a page once for simultaneous requests, and does not keep one rendered across a change", async () => {
     const { pages, rendered } = store(10_000);
     const [one, two] = await Promise.all([pages.get(page("/x"), v, now), pages.get(page("/x"), v, now)]);
