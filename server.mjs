@@ -5,7 +5,27 @@ import pino from "pino";
 // process from stopping: lines are dropped, the process goes on and stops when told.
 for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
 
+// The documented promise: a stop takes at most 10 s. Past that, whatever step still runs is named
+// and the process exits non-zero; this timer is not unref'd, so it fires even if a step hangs.
+// The handlers are in place before the start: a stop asked for while the server is starting (a
+// slow first connection to the database, say) waits for the start, then stops like any other.
+const STOP_DEADLINE_MS = 10_000;
 let server;
+let stopping = false;
+const stop = async (signal) => {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => {
+    const log = server?.log ?? pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+    log.fatal({ signal, stillRunning: server?.stopping() ?? ["starting"] }, `the stop took longer than ${STOP_DEADLINE_MS / 1000} s; exiting anyway`);
+    process.exit(1);
+  }, STOP_DEADLINE_MS);
+  if (!server) return;
+  await server.close();
+  process.exit(0);
+};
+for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void stop(signal));
+
 try {
   const { startServer } = await import("./build/server/index.js");
   server = await startServer();
@@ -18,20 +38,8 @@ try {
   log.flush?.();
   process.exit(1);
 }
-
-// The documented promise: a stop takes at most 10 s. Past that, whatever step still runs is named
-// and the process exits non-zero; this timer is not unref'd, so it fires even if a step hangs.
-const STOP_DEADLINE_MS = 10_000;
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    setTimeout(() => {
-      server.log.fatal({ signal, stillRunning: server.stopping() }, `the stop took longer than ${STOP_DEADLINE_MS / 1000} s; exiting anyway`);
-      process.exit(1);
-    }, STOP_DEADLINE_MS);
-    await server.close();
-    process.exit(0);
-  });
+// Asked to stop while starting: stop now that there is a server to stop.
+if (stopping) {
+  await server.close();
+  process.exit(0);
 }
