@@ -1,28 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { pickRelated } from "./related";
 import { getRelatedArticles } from "./index";
-import { setSnapshot } from "./published";
-import { buildArticleIndex } from "./registry";
-import { seedArticleFiles } from "./seed/seed-articles.server";
+import { setSeedSnapshot } from "../../tests/support/seed-snapshot";
 
-// The published snapshot as the first start makes it from the seed articles.
-setSnapshot({
-  articles: buildArticleIndex(seedArticleFiles()).map(({ body: _body, ...article }, index) => ({
-    ...article,
-    id: article.slug,
-    revisionId: index + 1,
-    authorSlug: article.author.toLowerCase().replace(/\s+/g, "-"),
-    publishedAt: `${article.date}T13:00:00.000Z`,
-    modifiedAt: `${article.updated ?? article.date}T13:00:00.000Z`,
-    seoTitle: null,
-    seoDescription: null,
-    sponsored: false,
-    sponsorName: null,
-  })),
-  authors: [],
-  removedSlugs: new Set(),
-  loadedAt: 1,
-});
+setSeedSnapshot();
 
 const list = [
   { slug: "a", category: "Bonds" },

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setSnapshot } from "./published";
-import { buildArticleIndex } from "./registry";
-import { seedArticleFiles } from "./seed/seed-articles.server";
+import { setSeedSnapshot } from "../../tests/support/seed-snapshot";
 import { listPublicPages, SITEMAP_MAX_URLS, sitemapChunks, sitemapIndexXml, urlsetXml, type SitemapEntry } from "./site-map.server";
 
 const absolute = (path: string) => `https://www.example.com${path}`;
@@ -31,23 +29,7 @@ describe("the sitemap", () => {
   });
 
   it("lists the first page of each category and month that has articles, with the newest dateModified, and escapes addresses", () => {
-    setSnapshot({
-      articles: buildArticleIndex(seedArticleFiles()).map(({ body: _body, ...article }, index) => ({
-        ...article,
-        id: article.slug,
-        revisionId: index + 1,
-        authorSlug: "a",
-        publishedAt: `${article.date}T13:00:00.000Z`,
-        modifiedAt: `${article.updated ?? article.date}T13:00:00.000Z`,
-        seoTitle: null,
-        seoDescription: null,
-        sponsored: false,
-        sponsorName: null,
-      })),
-      authors: [],
-      removedSlugs: new Set(),
-      loadedAt: 1,
-    });
+    setSeedSnapshot();
     const pages = listPublicPages();
     const paths = pages.map((page) => page.path);
     expect(paths).toContain("/blog?category=precious-metals");

@@ -14,6 +14,7 @@ import { createAdmin, signIn } from "../../tests/system/support/admin-session";
 import { openSiteDatabase, rows } from "../../tests/system/support/inspect";
 import { startSite, type SiteProcess } from "../../tests/system/support/site";
 import { addArchive } from "./archive-seed";
+import { publishForm } from "./publish-form";
 
 const ARTICLES = Number(process.env.ARCHIVE_ARTICLES ?? 10_000);
 const PUBLISH_RUNS = Number(process.env.ARCHIVE_PUBLISH_RUNS ?? 7);
@@ -55,17 +56,7 @@ async function publishLive(a: SiteProcess, b: SiteProcess, databaseUrl: string) 
   const live: number[] = [];
   for (let run = 0; run < PUBLISH_RUNS; run++) {
     const slug = `bench-archive-${Date.now().toString(36)}-${run}`;
-    const form = new URLSearchParams({
-      intent: "publish",
-      title: `Benchmark article number ${run + 1}`,
-      slug,
-      excerpt: "An article published by the benchmark to time how fast every process serves it.",
-      body: "First paragraph.\n\nSecond paragraph with a [link](https://example.com/).",
-      category: "Market Analysis",
-      image: "/images/articles/bonds-guide.svg",
-      imageAlt: "A chart of Treasury yields over ten years",
-      authorId,
-    });
+    const form = publishForm(slug, run, authorId);
     const started = performance.now();
     startedAt.push(Date.now());
     // B is watched while A's action runs (the action returns once A itself serves the change).

@@ -15,6 +15,7 @@ import { createPostgresDatabase } from "../../tests/support/test-db";
 import { createAdmin, signIn } from "../../tests/system/support/admin-session";
 import { startSite, type SiteProcess } from "../../tests/system/support/site";
 import { openSiteDatabase, rows } from "../../tests/system/support/inspect";
+import { publishForm } from "./publish-form";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const EXTRA_ARTICLES = Number(process.env.BENCH_ARTICLES ?? 300);
@@ -72,17 +73,7 @@ try {
   const visibleOnB: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const slug = `bench-publish-${Date.now().toString(36)}-${run}`;
-    const form = new URLSearchParams({
-      intent: "publish",
-      title: `Benchmark article number ${run + 1}`,
-      slug,
-      excerpt: "An article published by the benchmark to time how fast every process serves it.",
-      body: "First paragraph.\n\nSecond paragraph with a [link](https://example.com/).",
-      category: "Market Analysis",
-      image: "/images/articles/bonds-guide.svg",
-      imageAlt: "A chart of Treasury yields over ten years",
-      authorId,
-    });
+    const form = publishForm(slug, run, authorId);
     const started = performance.now();
     const response = await fetch(`${a.url}/admin/articles/new`, {
       method: "POST",
