@@ -8,6 +8,7 @@ import { logger } from "~/http/logger.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { hasSessionCookie } from "~/auth/session-cookie";
 import { refusedRequestStatus } from "~/http/refused-request";
+import { carriesConsentForm, formServedCookiesFromEnv } from "~/http/form-served.server";
 
 export const streamTimeout = 5_000;
 
@@ -35,6 +36,10 @@ export default function handleRequest(
   const nonce = createNonce();
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([`'nonce-${nonce}'`]));
   markPersonal(request, responseHeaders);
+  // A page with a consent form says when it was sent (decision 080).
+  if (responseStatusCode < 500 && carriesConsentForm(new URL(request.url).pathname)) {
+    responseHeaders.append("Set-Cookie", formServedCookiesFromEnv().setCookie());
+  }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Every page is sent complete (no streamed Suspense fallbacks): our loaders are fast, and

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { getEnv } from "~/http/env.server";
 import { closeDatabase, getDatabase, setDatabaseRole } from "~/db/database.server";
 import { sealConsentChain, signConsentChainHead, verifyConsentChain } from "~/services/consent/chain.server";
-import { signerFromEnv } from "~/services/consent/signing.server";
+import { retiredKeysFromEnv, signerFromEnv } from "~/services/consent/signing.server";
 
 let values;
 try {
@@ -17,6 +17,7 @@ try {
 }
 const env = getEnv();
 const signer = signerFromEnv(env);
+const retiredKeys = retiredKeysFromEnv(env);
 setDatabaseRole("command");
 const database = await getDatabase().catch((error: Error) => {
   console.error(error.message);
@@ -29,14 +30,18 @@ try {
     await signConsentChainHead(database.db, signer);
     console.error(`Sealed ${sealed.toLocaleString("en-US")} queued events.`);
   }
-  const result = await verifyConsentChain(database.db, signer);
-  const head = result.head ? `signed head at seq ${result.head.seq} (${result.head.signedAt.toISOString()}, key ${result.head.keyId})` : "no signed head yet";
+  const result = await verifyConsentChain(database.db, signer, retiredKeys);
+  const signedWith = result.headKey ? `, ${result.headKey.status === "current" ? "this server's key" : "a retired key"}` : "";
+  const head = result.head ? `signed head at seq ${result.head.seq} (${result.head.signedAt.toISOString()}, key ${result.head.keyId}${signedWith})` : "no signed head yet";
+  // The keys the head was checked with, as CONSENT_RETIRED_PUBLIC_KEYS takes them after a rotation.
+  const retired = retiredKeys.map((key) => `${key.publicKey} (${key.keyId})`).join(", ");
+  const keys = `Public key ${signer.publicKey} (${signer.keyId}); retired keys: ${retired || "none"}`;
   if (result.ok) {
     console.log(
-      `OK: ${result.checked.toLocaleString("en-US")} consent events match the chain; ${head}; ${result.pending.toLocaleString("en-US")} queued for sealing; ${(result.elapsedMs / 1000).toFixed(1)} s. Public key ${signer.publicKey}`,
+      `OK: ${result.checked.toLocaleString("en-US")} consent events match the chain; ${head}; ${result.pending.toLocaleString("en-US")} queued for sealing; ${(result.elapsedMs / 1000).toFixed(1)} s. ${keys}`,
     );
   } else {
-    console.log(`FAILED after ${result.checked.toLocaleString("en-US")} matching rows: ${result.problem!.detail}.`);
+    console.log(`FAILED after ${result.checked.toLocaleString("en-US")} matching rows: ${result.problem!.detail}. ${keys}`);
     exitCode = 1;
   }
 } finally {

@@ -23,6 +23,8 @@ import { createLivePages, renderStoredPage } from "./live-pages";
 import { createPageStore } from "./page-store";
 import { currentSnapshot } from "~/content/published";
 import { sendFile, sendPrefilled } from "./serve-static";
+import type { StaticFile } from "./static-files";
+import { carriesConsentForm, formServedCookiesFromEnv } from "~/http/form-served.server";
 import { handleFastRoute } from "./fast-routes";
 import { isCrossSiteWrite } from "./request-guard";
 import { settleUnreadBody } from "./unread-body";
@@ -75,11 +77,11 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
   // The consent record keeps the opt-in document a form was served in, and rebuilds the page (decision 079).
   setServedPageSource({
-    documentFor: (url) => {
-      const file = servedFormDocument(pages, url);
-      return file && { body: file.body, contentType: file.contentType };
+    documentFor: (url, etag) => {
+      const file = servedFormDocument(pages, url, etag);
+      return file && { body: file.body, contentType: file.contentType, etag: file.etag };
     },
-    fill: fillServedForm,
+    fill: (document, url) => fillServedForm(pages, document, url),
   });
   // The content pages are rendered from the database once the server listens, and again on every
   // change (decision 049). Until the first render is done (seconds with a large archive) the router
@@ -143,6 +145,11 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const publicUrl = { siteUrl: env.SITE_URL, trustedHops: env.TRUST_PROXY };
   const site = siteOrigin(env.SITE_URL);
 
+  // A consent form's page says when it was sent, in a signed cookie (decision 080).
+  const formServed = formServedCookiesFromEnv(env);
+  const formServedCookie = (req: IncomingMessage, file: StaticFile) =>
+    file.contentType.startsWith("text/html") && carriesConsentForm((req.url ?? "/").split("?")[0]!) ? formServed.setCookie(file.etag) : undefined;
+
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // One answer to "which URL did the visitor ask for" (decision 058), written into the headers
     // before anything reads them: the host rule of the memory pages included.
@@ -151,8 +158,8 @@ export async function startServer(options: { port?: number; host?: string } = {}
     // Prerendered pages and files first, with no per-request work beyond choosing the bytes.
     const fromMemory = answerFromMemory(req, pages);
     if (fromMemory) {
-      if ("file" in fromMemory) sendFile(req, res, fromMemory.file, securityHeaders);
-      else sendPrefilled(req, res, fromMemory.template, fromMemory.prefill, securityHeaders);
+      if ("file" in fromMemory) sendFile(req, res, fromMemory.file, securityHeaders, formServedCookie(req, fromMemory.file));
+      else sendPrefilled(req, res, fromMemory.template, fromMemory.prefill, securityHeaders, formServed.setCookie(fromMemory.template.file.etag));
       return;
     }
     // An article or author page not kept yet: from disk or rendered now, kept, then sent like the

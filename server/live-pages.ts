@@ -46,7 +46,7 @@ export function livePageList(): LivePage[] {
       { key: path, url: path, dependsOn },
       { key: `${path}.data`, url: `${path}.data`, optional: true, dependsOn },
     ]),
-    { key: "/#home", url: "/" },
+    { key: HOME_KEY, url: "/" },
     ...ARTICLE_CATEGORIES.map((category) => ({ key: `/blog?category=${category.slug}`, url: `/blog?category=${category.slug}`, dependsOn: digest(blogListPage(category)) })),
     { key: "/rss.xml", url: "/rss.xml" },
     ...ARTICLE_CATEGORIES.map((category) => ({
@@ -167,7 +167,12 @@ export async function renderLivePages(host: string, previous: ReadonlyMap<string
  * and swaps the whole map in one assignment (a reader sees the old set or the new one). Calls that
  * come while a render runs are folded into one more render after it.
  */
-export function createLivePages(target: { live: Map<string, StaticFile> }, host: string, onRendered: (stats: RenderStats) => void, onError: (error: unknown) => void) {
+/** The key of the home page in the live set. */
+export const HOME_KEY = "/#home";
+/** How many earlier home pages stay at hand for the consent record (decision 080). */
+const EARLIER_HOMES = 8;
+
+export function createLivePages(target: { live: Map<string, StaticFile>; earlierHomes?: StaticFile[] }, host: string, onRendered: (stats: RenderStats) => void, onError: (error: unknown) => void) {
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
   // The files on show and what each showed: only pages whose content changed are rendered again.
@@ -178,7 +183,11 @@ export function createLivePages(target: { live: Map<string, StaticFile> }, host:
       const snapshot = currentSnapshot();
       const { pages, rendered, stats } = await renderLivePages(host, shown);
       if (snapshot === currentSnapshot() || attempt === 2) {
+        const home = target.live.get(HOME_KEY);
         target.live = pages;
+        // A newsletter form sent with the page just replaced may still come back: its record
+        // keeps the page the person saw, found by the ETag in its cookie.
+        if (home && home !== pages.get(HOME_KEY)) target.earlierHomes = [home, ...(target.earlierHomes ?? [])].slice(0, EARLIER_HOMES);
         shown = rendered;
         onRendered(stats);
         return;

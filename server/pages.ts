@@ -7,7 +7,7 @@ import type { OptInPrefill } from "~/components/opt-in/opt-in-page";
 import { loadStaticFiles, loadViews, type StaticFile } from "./static-files";
 import { prefilledDocument, prefillTemplate, type PrefillTemplate } from "./opt-in-prefill";
 import { currentSnapshot } from "~/content/published";
-import { isStoredPagePath, storedPageDigest, storedPageFor } from "./live-pages";
+import { HOME_KEY, isStoredPagePath, storedPageDigest, storedPageFor } from "./live-pages";
 import type { PageStore, PageToRender } from "./page-store";
 
 /** Everything answered from memory: the client build, the prerendered views, the opt-in templates. */
@@ -23,6 +23,8 @@ export type MemoryPages = {
   live: Map<string, StaticFile>;
   /** The article and author pages, rendered on first request (server/page-store.ts, decision 075). */
   store?: PageStore;
+  /** The home pages the live set showed before its current one, newest first (server/live-pages.ts). */
+  earlierHomes?: StaticFile[];
   /** /opt-in, and `/` on any host that is not a main domain, ready for a prefill. */
   optIn?: PrefillTemplate;
   optInHost?: PrefillTemplate;
@@ -120,19 +122,29 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
 }
 
 /**
- * The opt-in document answerFromMemory answers an anonymous GET of `url` from, before the URL's
- * values are written in; undefined for any other page. The consent record keeps it (decision 079).
+ * The document with a consent form that answerFromMemory answers an anonymous GET of `url` from:
+ * the opt-in document (before the URL's values are written in) or the home page with the
+ * newsletter form; undefined for any other page. The consent record keeps it (decision 079).
+ * `etag`: the document the page's cookie names (decision 080); when the home page has changed
+ * since, the earlier one with that ETag, if still at hand.
  */
-export function servedFormDocument(pages: MemoryPages, url: URL): StaticFile | undefined {
+export function servedFormDocument(pages: MemoryPages, url: URL, etag?: string | null): StaticFile | undefined {
   const request = { method: "GET", url: url.pathname + url.search, headers: { host: url.host } } as unknown as IncomingMessage;
   const answer = anonymousAnswer(request, pages);
   if (!answer) return undefined;
   const file = "template" in answer ? answer.template.file : answer.file;
-  return file === pages.optIn?.file || file === pages.optInHost?.file ? file : undefined;
+  if (file === pages.optIn?.file || file === pages.optInHost?.file) return file;
+  if (file !== pages.live.get(HOME_KEY)) return undefined;
+  if (!etag || etag === file.etag) return file;
+  return pages.earlierHomes?.find((earlier) => earlier.etag === etag) ?? file;
 }
 
-/** The page as sent for `url` from a kept opt-in document: the same cut and the same writing-in. */
-export function fillServedForm(document: Buffer, url: URL): Buffer {
+/**
+ * The page as sent for `url` from a kept document: the opt-in document with the same cut and the
+ * same writing-in, the home page as it is (nothing is written into it).
+ */
+export function fillServedForm(pages: MemoryPages, document: Buffer, url: URL): Buffer {
+  if (url.pathname === "/" && isMainDomain(url.host, pages.mainDomains)) return document;
   const template = prefillTemplate({ body: document } as StaticFile);
   return prefilledDocument(template, readOptInPrefill(url.searchParams));
 }
@@ -156,7 +168,7 @@ export function pageToRenderOnFirstRequest(req: IncomingMessage, pages: MemoryPa
 
 function homeOrOptIn(req: IncomingMessage, pages: MemoryPages, params: URLSearchParams | undefined): MemoryAnswer | undefined {
   if (isMainDomain(req.headers.host, pages.mainDomains)) {
-    const home = pages.live.get("/#home");
+    const home = pages.live.get(HOME_KEY);
     return home && { file: home };
   }
   if (!params) {

@@ -151,6 +151,12 @@ export const consentEvents = pgTable(
      * decision 079). Null where the page was not one the server answers from memory.
      */
     servedPageSha256: text("served_page_sha256"),
+    /**
+     * When this server sent the page with the form, from the signed cookie it set with that page
+     * (decision 080): the server's own time, with or without JavaScript. Null where the request
+     * carried no valid cookie (the JSON API, texts, links in e-mails, cookies refused).
+     */
+    formServedAt: timestamp("form_served_at", { withTimezone: true }),
     occurredAt: createdAt(),
   },
   (table) => [

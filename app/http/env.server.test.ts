@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { consentSigner } from "~/services/consent/signing.server";
 import { EnvError, parseEnv } from "./env.server";
 
 describe("parseEnv", () => {
@@ -41,5 +42,22 @@ describe("parseEnv", () => {
     });
     expect(() => parseEnv({ CONVERSION_POSTBACK_URL: "https://track.example.com/p?e={event}" })).toThrow(/CONVERSION_POSTBACK_URL: must contain \{clickId\}/);
     expect(() => parseEnv({ CONVERSION_POSTBACK_URL: "ftp://x/{clickId}" })).toThrow(/CONVERSION_POSTBACK_URL/);
+  });
+
+  it("reads the retired consent keys' public keys, and names a malformed entry without printing it", () => {
+    const old = consentSigner("an-old-signing-secret-0123456789-abcdefghij").publicKey;
+    const older = consentSigner("an-older-signing-secret-0123456789-abcdefgh").publicKey;
+    expect(parseEnv({}).CONSENT_RETIRED_PUBLIC_KEYS).toEqual([]);
+    expect(parseEnv({ CONSENT_RETIRED_PUBLIC_KEYS: ` ${old}, ${older},` }).CONSENT_RETIRED_PUBLIC_KEYS).toEqual([old, older]);
+
+    // The old secret pasted instead of its public key: refused, and kept out of the message (and the log).
+    const secret = "an-old-signing-secret-0123456789-abcdefghij";
+    const problem = /CONSENT_RETIRED_PUBLIC_KEYS: entry 2 of 2 is not an Ed25519 public key: each is 32 bytes in base64/;
+    expect(() => parseEnv({ CONSENT_RETIRED_PUBLIC_KEYS: `${old},${secret}` })).toThrow(problem);
+    expect(() => parseEnv({ CONSENT_RETIRED_PUBLIC_KEYS: `${old},${secret}` })).not.toThrow(secret);
+    // 33 bytes; the base64url spelling; one character off the end.
+    for (const bad of [Buffer.alloc(33, 7).toString("base64"), Buffer.from(old, "base64").toString("base64url"), `${old.slice(0, -2)}=`]) {
+      expect(() => parseEnv({ CONSENT_RETIRED_PUBLIC_KEYS: `${old},${bad}` }), bad).toThrow(problem);
+    }
   });
 });

@@ -17,6 +17,34 @@ const HostListSchema = z
   .pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, "must be bare host names, e.g. example.com")).min(1));
 
 /**
+ * Raw Ed25519 public keys, base64, comma-separated (CONSENT_RETIRED_PUBLIC_KEYS). A bad entry is
+ * named by its place, never printed: a secret pasted here by mistake must not reach the log.
+ */
+const PublicKeyListSchema = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((key) => key.trim())
+      .filter(Boolean),
+  )
+  .superRefine((keys, ctx) => {
+    keys.forEach((key, index) => {
+      if (isRawEd25519PublicKey(key)) return;
+      ctx.addIssue({
+        code: "custom",
+        message: `entry ${index + 1} of ${keys.length} is not an Ed25519 public key: each is 32 bytes in base64 (44 characters ending in "="), exactly as /admin/consent and npm run consent:verify print it; never a secret`,
+      });
+    });
+  });
+
+// Strict: the text must be what encoding its 32 bytes gives back, so a typo is refused rather than decoded leniently.
+function isRawEd25519PublicKey(text: string) {
+  const bytes = Buffer.from(text, "base64");
+  return bytes.length === 32 && bytes.toString("base64") === text;
+}
+
+/**
  * Every setting the server reads. Defaults make `npm start` work with no configuration;
  * `.env.example` documents each one.
  */
@@ -52,6 +80,11 @@ export const EnvSchema = z.object({
    * secret generated into DATA_DIR), so processes sharing PostgreSQL share it as they share that.
    */
   CONSENT_SIGNING_KEY: z.string().min(32, "must be at least 32 characters (openssl rand -base64 48)").optional(),
+  /**
+   * Public keys (base64, comma-separated) of consent signing keys no longer used to sign: a head
+   * signed by one of them still verifies after CONSENT_SIGNING_KEY changed (decision 069).
+   */
+  CONSENT_RETIRED_PUBLIC_KEYS: PublicKeyListSchema.default([]),
   /** How often the consent chain's head is signed when it has moved (decision 069). */
   CONSENT_HEAD_SIGN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),

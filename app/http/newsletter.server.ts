@@ -2,6 +2,9 @@ import { data } from "react-router";
 import type { NewsletterActionData } from "~/components/site/newsletter-section";
 import { getDb } from "~/db/database.server";
 import { fieldErrors, NewsletterSchema } from "~/lib/forms";
+import { parseInteraction } from "~/lib/interaction.server";
+import { keepServedPage } from "~/services/consent/served-page.server";
+import { formPageOf } from "./form-served.server";
 import { newsletterSuccessNotice, NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { subscribeToNewsletter } from "~/services/subscription/newsletter-sign-up.server";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
@@ -46,9 +49,12 @@ export async function newsletterAction(request: Request) {
   }
 
   const env = getEnv();
+  const evidence = requestEvidence(request);
+  const page = formPageOf(request);
+  const servedPageSha256 = page ? await keepServedPage(db, evidence.pageUrl, page) : null;
   const result = await subscribeToNewsletter(
     db,
-    { ...parsed.data, evidence: requestEvidence(request) },
+    { ...parsed.data, evidence, interaction: parseInteraction(fields.interaction), servedPageSha256 },
     { ...smsOptInSettings(env), siteUrl: env.SITE_URL },
   );
   if (!result.ok) {

@@ -9,6 +9,7 @@ import { keepServedPage } from "~/services/consent/served-page.server";
 import { optInToSms, type SmsOptInResult } from "~/services/subscription/sms-opt-in.server";
 import { getEnv, type Env } from "./env.server";
 import type { RequestEvidence } from "~/services/subscription/evidence";
+import type { FormPage } from "./form-served.server";
 
 /** The original's answer shape: { success, dnc, error }. */
 export type OptInAnswer = { success: boolean; dnc: boolean; error: string | null; pending?: true };
@@ -55,15 +56,17 @@ export function smsOptInSettings(env: Env) {
   return { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY, doubleOptIn: env.SMS_DOUBLE_OPT_IN, postbackUrl: env.CONVERSION_POSTBACK_URL };
 }
 
-/** Shared by the opt-in page's form action and POST /api/phone-optin. */
-/** `origin`: the site's address the form was posted to, where the form is this site's own page (decision 079). */
-export async function runOptIn(fields: unknown, evidence: RequestEvidence, origin?: string): Promise<OptInOutcome> {
-  const result = await evaluateOptIn(fields, evidence, origin);
+/**
+ * Shared by the opt-in page's form action and POST /api/phone-optin. `page`: where the form is
+ * this site's own page, the page it came from (decision 079); the API has none.
+ */
+export async function runOptIn(fields: unknown, evidence: RequestEvidence, page?: FormPage): Promise<OptInOutcome> {
+  const result = await evaluateOptIn(fields, evidence, page);
   if (!result.answer.success) result.actionData.values = submittedValues(fields);
   return result;
 }
 
-async function evaluateOptIn(fields: unknown, evidence: RequestEvidence, origin: string | undefined): Promise<OptInOutcome> {
+async function evaluateOptIn(fields: unknown, evidence: RequestEvidence, page: FormPage | undefined): Promise<OptInOutcome> {
   const parsed = OptInSchema.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors<"firstName" | "lastName" | "phone">(parsed.error);
@@ -85,7 +88,7 @@ async function evaluateOptIn(fields: unknown, evidence: RequestEvidence, origin:
   }
 
   const env = getEnv();
-  const servedPageSha256 = origin ? await keepServedPage(db, evidence.pageUrl, origin) : null;
+  const servedPageSha256 = page ? await keepServedPage(db, evidence.pageUrl, page) : null;
   const result = await optInToSms(
     db,
     { ...parsed.data, source: "opt-in", evidence, interaction: parseInteraction((fields as Record<string, unknown>).interaction), servedPageSha256 },

@@ -1,4 +1,5 @@
 import type { RequestEvidence } from "~/services/subscription/evidence";
+import { formServedCookiesFromEnv } from "./form-served.server";
 
 const MAX_HEADER_TEXT = 1000;
 
@@ -26,6 +27,7 @@ export function evidenceFromHeaders(header: HeaderReader, url: string, pageUrl?:
     acceptLanguage: clip(header("accept-language")),
     pageUrl: clip(pageUrl ?? header("referer") ?? url),
     referrer: clip(header("referer")),
+    formServedAt: formServedCookiesFromEnv().servedAt(header("cookie")),
   };
 }
 

@@ -8,7 +8,7 @@ import { startPostbackWorker } from "~/services/subscription/conversion-postback
 import { startDoubleOptInExpiry } from "~/services/subscription/double-opt-in.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { startConsentChain } from "~/services/consent/chain.server";
-import { signerFromEnv } from "~/services/consent/signing.server";
+import { retiredKeysFromEnv, signerFromEnv } from "~/services/consent/signing.server";
 import { startCampaignSender } from "~/services/sending/engine.server";
 import { createSmsChannel } from "~/services/sending/sms-channel.server";
 import { createRndApi } from "~/services/providers/rnd-api.server";
@@ -80,7 +80,7 @@ export async function startRuntime() {
     startDoubleOptInExpiry({ db, logger }),
     startHousekeeping({ db, logger, intervalMs: env.HOUSEKEEPING_INTERVAL_SECONDS * 1000 }),
     // Every process seals (they take turns on a lock), so the chain keeps up with any one of them down.
-    startConsentChain({ db, logger, signer: signerFromEnv(env), signEveryMs: env.CONSENT_HEAD_SIGN_SECONDS * 1000 }),
+    startConsentChain({ db, logger, signer: signerFromEnv(env), retiredKeys: retiredKeysFromEnv(env), signEveryMs: env.CONSENT_HEAD_SIGN_SECONDS * 1000 }),
   ];
   logger.info(
     {

@@ -10,6 +10,11 @@ export const CONSENT_CHAIN_TEXTS = {
   okDescription: (checked: number, pending: number) =>
     `All ${checked.toLocaleString("en-US")} sealed consent events match their hashes, in order, up to the signed head.${pending > 0 ? ` ${pending.toLocaleString("en-US")} more are queued for sealing.` : ""}`,
   noHead: "No head signed yet: the chain is signed within a minute of its first event.",
+  currentKey: "This server's key",
+  retiredKeys: "Retired keys",
+  noRetiredKeys: "None: set CONSENT_RETIRED_PUBLIC_KEYS to the old public key when the signing key changes, so heads signed with it still verify.",
+  headSignedWith: (status: "current" | "retired", keyId: string) => `The head is signed with ${status === "current" ? "this server's key" : "the retired key"} ${keyId}.`,
+  headKeyStatus: (status: "current" | "retired" | null) => (status === "current" ? "this server's key" : status === "retired" ? "a retired key" : "not verified by a configured key"),
 } as const;
 
 /** A share link lives at most this long: it cannot be withdrawn before it expires (decision 070). */
@@ -23,6 +28,9 @@ export const CERTIFICATE_TEXTS = {
     "Every consent event recorded for this person, oldest first, as stored when it happened: the exact disclosure shown with its version and SHA-256, both boxes, the request's details, the Do-Not-Call check and the texts sent. Each event's place in the signed hash chain shows the record was not edited afterwards.",
   grants: "Grants consent",
   signed: "covered by the signed head",
+  headKey: "Head signed with (Ed25519)",
+  headKeyUnverified: "no configured key verifies this head's signature",
+  certificateKey: "Certificate signed with (Ed25519)",
   notYetSigned: "not yet covered by a signed head (signed within a minute)",
   notYetSealed: "queued for the chain (sealed within seconds)",
   disclosure: "Disclosure shown",
@@ -34,10 +42,13 @@ export const CERTIFICATE_TEXTS = {
   formAsServed: "Form as served",
   formNotKept: "not kept (this form was not served from a kept page)",
   formDocument: (documentSha256: string, pageSha256: string | null) =>
-    `page SHA-256 ${pageSha256 ?? "(cannot be rebuilt here)"}; the prerendered document SHA-256 ${documentSha256} with the landing page's values written in`,
+    `page SHA-256 ${pageSha256 ?? "(cannot be rebuilt here)"}; kept document SHA-256 ${documentSha256} (the opt-in page's with the landing address's values written in; the home page's as it is)`,
   viewForm: "View the form as served",
-  noInteraction:
-    "No record from the page: its JavaScript did not run (or the request came from the API). The time of receipt above is the server's.",
+  noInteraction: "No record from the page: its JavaScript did not run (or the request came from the API).",
+  formServed: "Form page sent (server)",
+  formServedAt: (servedAt: string, occurredAt: string) =>
+    `${servedAt.replace("T", " ").replace("Z", " UTC")}; the form came back ${((Date.parse(occurredAt) - Date.parse(servedAt)) / 1000).toFixed(1)} s later (both the server's clock)`,
+  formServedUnknown: "not known (no valid cookie of the page came back with the form: the API, or cookies refused)",
   rndHeading: "Reassigned Numbers Database answers",
   rndTable: "Table of the answers",
   rndIntro:

@@ -12,7 +12,10 @@ export const InteractionSchema: z.ZodType<Interaction> = z.strictObject({
   loadedMs: MS.nullable(),
   hydratedMs: MS,
   /** Per field: the time spent typing (pauses over 2 s are left out), 0 if typed before the JavaScript ran or never. */
-  typingMs: z.strictObject(Object.fromEntries(INTERACTION_FIELDS.map((name) => [name, MS])) as Record<(typeof INTERACTION_FIELDS)[number], typeof MS>),
+  typingMs: z.strictObject({
+    ...(Object.fromEntries(INTERACTION_FIELDS.filter((name) => name !== "email").map((name) => [name, MS])) as Record<"firstName" | "lastName" | "phone", typeof MS>),
+    email: MS.optional(),
+  }),
   /** Per box: when it was last ticked, null if it was never ticked after the JavaScript ran. */
   tickedMs: z.strictObject(Object.fromEntries(INTERACTION_BOXES.map((name) => [name, MS.nullable()])) as Record<(typeof INTERACTION_BOXES)[number], z.ZodNullable<typeof MS>>),
   submittedMs: MS,

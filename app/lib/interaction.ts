@@ -4,7 +4,9 @@
  * long the person typed in each field. Durations and instants only: no keystroke, no value, no
  * mouse path. Nothing of it goes to any third party.
  */
-export const INTERACTION_FIELDS = ["firstName", "lastName", "phone"] as const;
+export const INTERACTION_FIELDS = ["firstName", "lastName", "email", "phone"] as const;
+/** The fields of the SMS opt-in form; the newsletter form adds `email`. */
+export type InteractionField = (typeof INTERACTION_FIELDS)[number];
 export const INTERACTION_BOXES = ["smsConsent", "termsConsent"] as const;
 
 /** Times in milliseconds since the page started loading; typing durations per field. */
@@ -13,8 +15,11 @@ export type Interaction = {
   /** The load event of the page, and when its JavaScript started (the form was usable before that). */
   loadedMs: number | null;
   hydratedMs: number;
-  /** Per field: the time spent typing (pauses over 2 s left out), 0 if typed before the JavaScript ran or never. */
-  typingMs: Record<(typeof INTERACTION_FIELDS)[number], number>;
+  /**
+   * Per field: the time spent typing (pauses over 2 s left out), 0 if typed before the JavaScript
+   * ran or never. `email` only on a form that has that field (the newsletter's).
+   */
+  typingMs: Record<Exclude<InteractionField, "email">, number> & { email?: number };
   /** Per box: when it was last ticked, null if it was never ticked after the JavaScript ran. */
   tickedMs: Record<(typeof INTERACTION_BOXES)[number], number | null>;
   submittedMs: number;

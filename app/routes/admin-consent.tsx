@@ -11,13 +11,15 @@ import { getEnv } from "~/http/env.server";
 import { CONSENT_CHAIN_TEXTS as T } from "~/lib/consent-evidence-texts";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
-import { latestSignedHead, verifyConsentChain } from "~/services/consent/chain.server";
-import { signerFromEnv } from "~/services/consent/signing.server";
+import { headSigningKey, latestSignedHead, verifyConsentChain } from "~/services/consent/chain.server";
+import { retiredKeysFromEnv, signerFromEnv } from "~/services/consent/signing.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const db = await getDb();
-  const signer = signerFromEnv(getEnv());
+  const env = getEnv();
+  const signer = signerFromEnv(env);
+  const retiredKeys = retiredKeysFromEnv(env);
   const head = await latestSignedHead(db);
   const counts = await db.execute<{ sealed: unknown; pending: unknown }>(
     sql`SELECT (SELECT count(*) FROM consent_chain) AS sealed, (SELECT count(DISTINCT event_id) FROM consent_chain_pending) AS pending`,
@@ -25,9 +27,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     sealed: toNumber(counts.rows[0]?.sealed),
     pending: toNumber(counts.rows[0]?.pending),
-    head: head ? { seq: head.seq, hash: head.hash, keyId: head.keyId, signedAt: head.signedAt.toISOString() } : null,
-    keyId: signer.keyId,
-    publicKeyPem: signer.publicKeyPem,
+    head: head
+      ? { seq: head.seq, hash: head.hash, keyId: head.keyId, keyStatus: headSigningKey(head, signer, retiredKeys)?.status ?? null, signedAt: head.signedAt.toISOString() }
+      : null,
+    currentKey: { keyId: signer.keyId, publicKey: signer.publicKey, publicKeyPem: signer.publicKeyPem },
+    retiredKeys: retiredKeys.map(({ keyId, publicKey }) => ({ keyId, publicKey })),
   };
 }
 
@@ -38,8 +42,12 @@ export async function action({ request }: Route.ActionArgs) {
   const body = await readFormOrAnswer(request);
   if ("answer" in body) return body.answer;
   if (body.form.intent !== "verify") return data({ notice: { title: "Not Understood", description: "This form has one button: check the chain.", variant: "error" } } satisfies ActionData, { status: 400 });
-  const result = await verifyConsentChain(await getDb(), signerFromEnv(getEnv()));
-  if (result.ok) return data({ notice: { title: T.okTitle, description: T.okDescription(result.checked, result.pending), variant: "success" } } satisfies ActionData);
+  const env = getEnv();
+  const result = await verifyConsentChain(await getDb(), signerFromEnv(env), retiredKeysFromEnv(env));
+  if (result.ok) {
+    const signedWith = result.headKey ? ` ${T.headSignedWith(result.headKey.status, result.headKey.keyId)}` : "";
+    return data({ notice: { title: T.okTitle, description: `${T.okDescription(result.checked, result.pending)}${signedWith}`, variant: "success" } } satisfies ActionData);
+  }
   const problem = result.problem!;
   return data({
     notice: { title: T.failedTitle, description: `${problem.detail}. ${result.checked.toLocaleString("en-US")} rows before it match.`, variant: "error" },
@@ -50,7 +58,7 @@ export async function action({ request }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: T.title, description: T.description, path: "/admin/consent", noindex: true });
 
 export default function AdminConsent({ loaderData, actionData }: Route.ComponentProps) {
-  const { head } = loaderData;
+  const { head, currentKey, retiredKeys } = loaderData;
   return (
     <section aria-labelledby="consent-heading" className="space-y-6">
       <h1 id="consent-heading" className="text-3xl font-extrabold text-primary">
@@ -64,17 +72,35 @@ export default function AdminConsent({ loaderData, actionData }: Route.Component
         <dt className="font-bold">Queued for sealing</dt>
         <dd>{loaderData.pending.toLocaleString("en-US")}</dd>
         <dt className="font-bold">Signed head</dt>
-        <dd>{head ? `seq ${head.seq.toLocaleString("en-US")}, signed ${head.signedAt.slice(0, 19).replace("T", " ")} UTC with key ${head.keyId}` : T.noHead}</dd>
+        <dd>
+          {head
+            ? `seq ${head.seq.toLocaleString("en-US")}, signed ${head.signedAt.slice(0, 19).replace("T", " ")} UTC with key ${head.keyId} (${T.headKeyStatus(head.keyStatus)})`
+            : T.noHead}
+        </dd>
         {head ? (
           <>
             <dt className="font-bold">Head hash</dt>
             <dd className="font-mono text-sm">{head.hash}</dd>
           </>
         ) : null}
-        <dt className="font-bold">This server&rsquo;s key</dt>
+        <dt className="font-bold">{T.currentKey}</dt>
         <dd>
-          <span className="font-mono text-sm">{loaderData.keyId}</span>
-          <pre className="mt-1 whitespace-pre-wrap font-mono text-xs">{loaderData.publicKeyPem}</pre>
+          <ConsentKey keyId={currentKey.keyId} publicKey={currentKey.publicKey} />
+          <pre className="mt-1 whitespace-pre-wrap font-mono text-xs">{currentKey.publicKeyPem}</pre>
+        </dd>
+        <dt className="font-bold">{T.retiredKeys}</dt>
+        <dd>
+          {retiredKeys.length === 0 ? (
+            T.noRetiredKeys
+          ) : (
+            <ul className="space-y-1">
+              {retiredKeys.map((key) => (
+                <li key={key.keyId}>
+                  <ConsentKey keyId={key.keyId} publicKey={key.publicKey} />
+                </li>
+              ))}
+            </ul>
+          )}
         </dd>
       </dl>
       <Form method="post">
@@ -82,5 +108,14 @@ export default function AdminConsent({ loaderData, actionData }: Route.Component
         <Button type="submit">{T.verify}</Button>
       </Form>
     </section>
+  );
+}
+
+/** A key as CONSENT_RETIRED_PUBLIC_KEYS takes it: its id, and the raw public key in base64 to copy there after a rotation. */
+function ConsentKey({ keyId, publicKey }: { keyId: string; publicKey: string }) {
+  return (
+    <span className="block">
+      id <span className="font-mono text-sm">{keyId}</span>, public key <span className="font-mono text-sm">{publicKey}</span>
+    </span>
   );
 }

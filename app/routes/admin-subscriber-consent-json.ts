@@ -4,7 +4,7 @@ import { requireAdmin } from "~/auth/guards.server";
 import { getDb } from "~/db/database.server";
 import { getEnv } from "~/http/env.server";
 import { buildCertificate, signCertificate } from "~/services/consent/certificate.server";
-import { signerFromEnv } from "~/services/consent/signing.server";
+import { retiredKeysFromEnv, signerFromEnv } from "~/services/consent/signing.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -12,8 +12,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   if (!UUID.test(params.id)) throw data({ message: "No such subscriber." }, { status: 404 });
-  const signer = signerFromEnv(getEnv());
-  const certificate = await buildCertificate(await getDb(), params.id, signer);
+  const env = getEnv();
+  const signer = signerFromEnv(env);
+  const certificate = await buildCertificate(await getDb(), params.id, signer, retiredKeysFromEnv(env));
   if (!certificate) throw data({ message: "No such subscriber." }, { status: 404 });
   return new Response(signCertificate(certificate, signer), {
     headers: {

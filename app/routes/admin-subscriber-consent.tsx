@@ -10,14 +10,15 @@ import { CERTIFICATE_TEXTS as T, SHARE_MAX_DAYS } from "~/lib/consent-evidence-t
 import { pageMeta } from "~/lib/route-meta";
 import { buildCertificate } from "~/services/consent/certificate.server";
 import { createShareToken } from "~/services/consent/share-link.server";
-import { signerFromEnv } from "~/services/consent/signing.server";
+import { retiredKeysFromEnv, signerFromEnv } from "~/services/consent/signing.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   if (!UUID.test(params.id)) throw data({ message: "No such subscriber." }, { status: 404 });
-  const certificate = await buildCertificate(await getDb(), params.id, signerFromEnv(getEnv()));
+  const env = getEnv();
+  const certificate = await buildCertificate(await getDb(), params.id, signerFromEnv(env), retiredKeysFromEnv(env));
   if (!certificate) throw data({ message: "No such subscriber." }, { status: 404 });
   return { certificate };
 }

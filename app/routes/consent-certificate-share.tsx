@@ -7,14 +7,15 @@ import { CERTIFICATE_TEXTS as T } from "~/lib/consent-evidence-texts";
 import { pageMeta } from "~/lib/route-meta";
 import { buildCertificate } from "~/services/consent/certificate.server";
 import { checkShareToken } from "~/services/consent/share-link.server";
-import { signerFromEnv } from "~/services/consent/signing.server";
+import { retiredKeysFromEnv, signerFromEnv } from "~/services/consent/signing.server";
 
 /** GET /consent-certificates/:token: a certificate shared with a lawyer or a lead buyer, no account needed, until the link expires. */
 export async function loader({ params }: Route.LoaderArgs) {
-  const signer = signerFromEnv(getEnv());
+  const env = getEnv();
+  const signer = signerFromEnv(env);
   const check = checkShareToken(signer, params.token);
   if (!check.ok) throw data({ message: check.reason === "expired" ? T.shareExpired : T.shareInvalid }, { status: check.reason === "expired" ? 410 : 404, headers: { "Cache-Control": "no-store" } });
-  const certificate = await buildCertificate(await getDb(), check.subscriberId, signer);
+  const certificate = await buildCertificate(await getDb(), check.subscriberId, signer, retiredKeysFromEnv(env));
   if (!certificate) throw data({ message: T.shareInvalid }, { status: 404 });
   return data({ certificate, token: params.token, expiresAt: check.expiresAt.toISOString() }, { headers: { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" } });
 }

@@ -8,7 +8,7 @@ import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
 import { pageMeta } from "~/lib/route-meta";
 import { useSiteConfig } from "~/root";
-import { hasSessionCookie } from "~/auth/session-cookie";
+import { formPageOf } from "~/http/form-served.server";
 import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
 
 /** The form's own action, so the page works with JavaScript off; same logic as /api/phone-optin. */
@@ -16,9 +16,7 @@ export async function action({ request }: Route.ActionArgs) {
   const body = await readFormOrAnswer(request);
   if ("answer" in body) return body.answer;
   const fields = body.form;
-  // A signed-in visitor's page is rendered per request, not from the kept document (decision 079).
-  const ownPage = hasSessionCookie(request.headers.get("cookie")) ? undefined : new URL(request.url).origin;
-  const result = await runOptIn(fields, requestEvidence(request), ownPage);
+  const result = await runOptIn(fields, requestEvidence(request), formPageOf(request));
   const headers: HeadersInit = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   return data(result.actionData, { status: result.status, headers });
 }

@@ -20,7 +20,7 @@ function interactionText(event: CertificateEvent) {
   if (!record) return T.noInteraction;
   return [
     `page loaded at ${record.loadedMs === null ? "—" : seconds(record.loadedMs)}, its script running at ${seconds(record.hydratedMs)}`,
-    `typing: first name ${seconds(record.typingMs.firstName)}, last name ${seconds(record.typingMs.lastName)}, phone ${seconds(record.typingMs.phone)}`,
+    `typing: first name ${seconds(record.typingMs.firstName)}, last name ${seconds(record.typingMs.lastName)}${record.typingMs.email === undefined ? "" : `, e-mail ${seconds(record.typingMs.email)}`}, phone ${seconds(record.typingMs.phone)}`,
     `SMS box ticked at ${seconds(record.tickedMs.smsConsent)}, terms box ticked at ${seconds(record.tickedMs.termsConsent)}`,
     `sent at ${seconds(record.submittedMs)} (times since the page started loading)`,
   ].join("; ");
@@ -28,6 +28,8 @@ function interactionText(event: CertificateEvent) {
 
 function EventSection({ event, head, formHref }: { event: CertificateEvent; head: { seq: number } | null; formHref?: (eventId: number) => string }) {
   const signed = event.chain && head && event.chain.seq <= head.seq;
+  // The events a person made by sending a form (not texts, links or staff).
+  const onForm = event.action === "opt_in" || event.action === "email_subscribe";
   return (
     <section aria-labelledby={`event-${event.id}`} className="certificate-event break-inside-avoid rounded-md border border-border p-4">
       <h2 id={`event-${event.id}`} className="text-xl font-bold text-primary">
@@ -42,8 +44,9 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
         <Row label="E-mail" value={event.email} />
         <Row label="SMS box" value={event.smsCheckbox === null ? null : event.smsCheckbox ? "ticked" : "not ticked"} />
         <Row label="Terms box" value={event.termsCheckbox === null ? null : event.termsCheckbox ? "ticked" : "not ticked"} />
-        {event.action === "opt_in" && event.channel === "sms" ? <Row label={T.onTheForm} value={interactionText(event)} /> : null}
-        {event.action === "opt_in" && event.channel === "sms" ? (
+        {onForm ? <Row label={T.formServed} value={event.formServedAt ? T.formServedAt(event.formServedAt, event.occurredAt) : T.formServedUnknown} /> : null}
+        {onForm ? <Row label={T.onTheForm} value={interactionText(event)} /> : null}
+        {onForm ? (
           <>
             <dt className="font-bold">{T.formAsServed}</dt>
             <dd className="[overflow-wrap:anywhere]">
@@ -135,7 +138,8 @@ export function ConsentCertificateView({
             label="Signed chain head"
             value={certificate.chainHead ? `seq ${certificate.chainHead.seq}, ${certificate.chainHead.signedAt}, key ${certificate.chainHead.keyId}` : null}
           />
-          <Row label="Public key (Ed25519)" value={certificate.signingKey.publicKey} mono />
+          {certificate.chainHead ? <Row label={T.headKey} value={certificate.chainHead.publicKey ?? T.headKeyUnverified} mono /> : null}
+          <Row label={T.certificateKey} value={certificate.signingKey.publicKey} mono />
         </dl>
         {downloadHref ? (
           <p className="print:hidden">

@@ -16,7 +16,7 @@ import { signInHref } from "~/lib/return-path";
 import { clearForm, useFormValue } from "~/lib/use-form-ready";
 import { missingForOptIn, missingHint } from "~/lib/form-missing";
 import { useOptInPrefill } from "./prefill";
-import { useInteractionRecord } from "./use-interaction";
+import { useInteractionRecord } from "~/components/forms/use-interaction";
 
 export const OPT_IN_ACTION = "/opt-in";
 

@@ -8,6 +8,7 @@ import { notify } from "~/lib/notify";
 import { useFormValue } from "~/lib/use-form-ready";
 import { missingForNewsletter, missingHint } from "~/lib/form-missing";
 import { useHydrated } from "~/lib/use-hydrated";
+import { useInteractionRecord } from "~/components/forms/use-interaction";
 
 /** Where the newsletter form posts; the action answers with { notice, fieldErrors?, ok }. */
 export const NEWSLETTER_ACTION = "/home";
@@ -37,6 +38,7 @@ export function NewsletterSection({
   const fetcher = useFetcher<NewsletterActionData>();
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
+  const stampInteraction = useInteractionRecord(formRef);
   const hint = useFormValue(formRef, stillNeeded, NOTHING_FILLED);
   const submitting = fetcher.state !== "idle";
   const result = fetcher.data ?? serverResult;
@@ -72,8 +74,11 @@ export function NewsletterSection({
           action={hydrated ? NEWSLETTER_ACTION : `${NEWSLETTER_ACTION}#newsletter`}
           className="mt-8 rounded-lg bg-card p-6 text-card-foreground shadow-lg md:p-8"
           noValidate={hydrated}
+          onSubmit={stampInteraction}
         >
           <input type="hidden" name="intent" value="newsletter" />
+          {/* What the person did on the form, written in when it is sent (decision 077). */}
+          <input type="hidden" name="interaction" defaultValue="" />
           {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
           {!hydrated ? result?.extraNotices?.map((notice) => <NoticeBanner key={notice.title} notice={notice} className="mb-6" />) : null}
           <div className="grid gap-4 md:grid-cols-2">

@@ -7,8 +7,8 @@ import { handleInboundSms } from "../subscription/inbound-sms.server";
 import { optInToSms } from "../subscription/sms-opt-in.server";
 import { smsDisclosureText } from "~/lib/consent-texts";
 import { buildCertificate, signCertificate } from "./certificate.server";
-import { sealConsentChain, signConsentChainHead } from "./chain.server";
-import { consentSigner } from "./signing.server";
+import { headMessage, sealConsentChain, signConsentChainHead } from "./chain.server";
+import { consentPublicKey, consentSigner } from "./signing.server";
 
 const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const };
 const signer = consentSigner("certificate-test-secret-0123456789-abcdefghij");
@@ -48,7 +48,7 @@ describe.each(DB_KINDS)("consent certificate on %s", (kind) => {
       chain: { seq: 1 },
     });
     expect(event!.texts).toEqual([expect.objectContaining({ kind: "welcome", status: "queued" })]);
-    expect(certificate.chainHead).toMatchObject({ seq: 1, keyId: signer.keyId, hash: event!.chain!.hash });
+    expect(certificate.chainHead).toMatchObject({ seq: 1, keyId: signer.keyId, publicKey: signer.publicKey, hash: event!.chain!.hash });
 
     // The download's signature checks out with the public key alone.
     const signed = JSON.parse(signCertificate(certificate, signer)) as { certificate: unknown; signature: { value: string } };
@@ -61,6 +61,22 @@ describe.each(DB_KINDS)("consent certificate on %s", (kind) => {
     const later = (await buildCertificate(db, subscriber!.id, signer))!;
     expect(later.events.map((e) => e.action)).toEqual(["opt_in", "opt_out"]);
     expect(later.events[1]!.grants).toBe(false);
+  });
+
+  it("gives the configured key that signed the head: a retired one after a rotation, none for a key not configured", async () => {
+    const { db } = database;
+    const [subscriber] = await db.select().from(subscribers).where(eq(subscribers.phoneE164, "+12124567001"));
+    const rotated = consentSigner("certificate-rotated-secret-0123456789-abcdef");
+    const certificate = (await buildCertificate(db, subscriber!.id, rotated, [consentPublicKey(signer.publicKey)]))!;
+    // The head was signed before the rotation: its key is the retired one, the certificate's own the current one.
+    expect(certificate.chainHead).toMatchObject({ keyId: signer.keyId, publicKey: signer.publicKey });
+    expect(certificate.signingKey.publicKey).toBe(rotated.publicKey);
+    // A reader checks the head's signature with that public key alone.
+    const head = certificate.chainHead!;
+    const headKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(head.publicKey!, "base64").toString("base64url") }, format: "jwk" });
+    expect(verify(null, Buffer.from(headMessage(head.seq, head.hash, head.signedAt)), headKey, Buffer.from(head.signature, "base64"))).toBe(true);
+
+    expect((await buildCertificate(db, subscriber!.id, rotated))!.chainHead).toMatchObject({ keyId: signer.keyId, publicKey: null });
   });
 
   it("answers null for an unknown subscriber", async () => {

@@ -3,8 +3,8 @@ import type { Db } from "~/db/client.server";
 import { toNumber } from "~/db/client.server";
 import { consentEvents, subscribers } from "~/db/schema";
 import { recipientLocation } from "~/services/sending/quiet-hours";
-import { latestSignedHead } from "./chain.server";
-import type { ConsentSigner } from "./signing.server";
+import { headSigningKey, latestSignedHead } from "./chain.server";
+import type { ConsentPublicKey, ConsentSigner } from "./signing.server";
 import type { Interaction } from "~/lib/interaction";
 import { parseInteraction } from "~/lib/interaction.server";
 import { rebuildServedPage } from "./served-page.server";
@@ -43,6 +43,8 @@ export type CertificateEvent = {
    * process cannot rebuild it). Null for forms not served from a kept document.
    */
   servedPage: { documentSha256: string; pageSha256: string | null } | null;
+  /** When the server sent the form's page, from the signed cookie that came back with it (decision 080). */
+  formServedAt: string | null;
   ip: string | null;
   userAgent: string | null;
   acceptLanguage: string | null;
@@ -64,8 +66,12 @@ export type Certificate = {
   events: CertificateEvent[];
   /** SMS: the Reassigned Numbers Database's answers about the number, newest first (decision 071). */
   rnd: { askedDate: string; answer: "yes" | "no" | "no_data"; source: string; fileName: string | null; answeredAt: string }[];
-  /** The newest signed head of the chain; an event with seq at or below it is covered by its signature. */
-  chainHead: { seq: number; hash: string; signedAt: string; keyId: string; signature: string } | null;
+  /**
+   * The newest signed head of the chain; an event with seq at or below it is covered by its
+   * signature. `publicKey` is the configured key that signature checks out with (the current one,
+   * or a retired one after a rotation; raw, base64), null when none does.
+   */
+  chainHead: { seq: number; hash: string; signedAt: string; keyId: string; publicKey: string | null; signature: string } | null;
   signingKey: { keyId: string; algorithm: "Ed25519"; publicKey: string };
 };
 
@@ -77,8 +83,17 @@ function localTimeOf(instant: Date, phone: string | null) {
   return { localTime: text, localZone: zone };
 }
 
-/** Everything the record holds about one person's consent, in time order, with each event's place in the chain. */
-export async function buildCertificate(db: Db, subscriberId: string, signer: ConsentSigner, now = new Date()): Promise<Certificate | null> {
+/**
+ * Everything the record holds about one person's consent, in time order, with each event's place
+ * in the chain. `retiredKeys` (CONSENT_RETIRED_PUBLIC_KEYS) check a head signed before a rotation.
+ */
+export async function buildCertificate(
+  db: Db,
+  subscriberId: string,
+  signer: ConsentSigner,
+  retiredKeys: readonly ConsentPublicKey[] = [],
+  now = new Date(),
+): Promise<Certificate | null> {
   const [subscriber] = await db.select().from(subscribers).where(eq(subscribers.id, subscriberId));
   if (!subscriber) return null;
   const events = await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, subscriberId)).orderBy(asc(consentEvents.occurredAt), asc(consentEvents.id));
@@ -131,6 +146,7 @@ export async function buildCertificate(db: Db, subscriberId: string, signer: Con
         servedPage: event.servedPageSha256
           ? { documentSha256: event.servedPageSha256, pageSha256: (await rebuildServedPage(db, event.servedPageSha256, event.pageUrl))?.pageSha256 ?? null }
           : null,
+        formServedAt: event.formServedAt?.toISOString() ?? null,
         ip: event.ip,
         userAgent: event.userAgent,
         acceptLanguage: event.acceptLanguage,
@@ -145,7 +161,17 @@ export async function buildCertificate(db: Db, subscriberId: string, signer: Con
       })),
     ),
     rnd: phone ? (await rndAnswersFor(db, phone.slice(2))).map((answer) => ({ ...answer, answeredAt: answer.answeredAt.toISOString() })) : [],
-    chainHead: head ? { seq: head.seq, hash: head.hash, signedAt: head.signedAt.toISOString(), keyId: head.keyId, signature: head.signature } : null,
+    chainHead: head
+      ? {
+          seq: head.seq,
+          hash: head.hash,
+          signedAt: head.signedAt.toISOString(),
+          keyId: head.keyId,
+          // The configured key, never the head row's own public_key: the database is what the signature vouches for.
+          publicKey: headSigningKey(head, signer, retiredKeys)?.publicKey ?? null,
+          signature: head.signature,
+        }
+      : null,
     signingKey: { keyId: signer.keyId, algorithm: "Ed25519", publicKey: signer.publicKey },
   };
 }

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { openDatabase, toNumber, type Db } from "~/db/client.server";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
 import { optInToSms } from "../subscription/sms-opt-in.server";
-import { chainHash, sealConsentChain, signConsentChainHead, verifyConsentChain } from "./chain.server";
-import { consentSigner } from "./signing.server";
+import { chainHash, headMessage, latestSignedHead, sealConsentChain, signConsentChainHead, startConsentChain, verifyConsentChain } from "./chain.server";
+import { consentPublicKey, consentSigner } from "./signing.server";
 
 const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const };
 const signer = consentSigner("chain-test-secret-0123456789-abcdefghijklmnop");
@@ -218,17 +218,17 @@ describe.each(DB_KINDS)("consent chain versions on %s", (kind) => {
   const database = useTestDatabase(kind);
   const interaction = { v: 1 as const, loadedMs: 800, hydratedMs: 1_200, typingMs: { firstName: 900, lastName: 700, phone: 2_100 }, tickedMs: { smsConsent: 8_000, termsConsent: 8_600 }, submittedMs: 9_900 };
 
-  it("version 3 covers what the person did on the form and the page it was served in: an edited timing or page is named", async () => {
+  it("version 4 covers what the person did on the form, the page it was served in and when it was sent: an edited timing, page or time is named", async () => {
     const { db } = database;
     const result = await optInToSms(
       db,
-      { firstName: "Abigail", lastName: "Adams", phone: "212-456-7001", clickId: null, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE, interaction, servedPageSha256: "a".repeat(64) },
+      { firstName: "Abigail", lastName: "Adams", phone: "212-456-7001", clickId: null, smsConsent: true, termsConsent: true, source: "opt-in", evidence: { ...NO_EVIDENCE, formServedAt: new Date("2026-11-26T14:30:05.123Z") }, interaction, servedPageSha256: "a".repeat(64) },
       SETTINGS,
     );
     expect(result).toMatchObject({ ok: true });
     await sealConsentChain(db);
     const link = await db.execute<{ version: unknown; event_id: unknown }>(sql`SELECT version, event_id FROM consent_chain ORDER BY seq DESC LIMIT 1`);
-    expect(toNumber(link.rows[0]!.version)).toBe(3);
+    expect(toNumber(link.rows[0]!.version)).toBe(4);
     const target = toNumber(link.rows[0]!.event_id);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
     await tamper(db, "consent_events", [sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '2500') WHERE id = ${target}`]);
@@ -238,6 +238,11 @@ describe.each(DB_KINDS)("consent chain versions on %s", (kind) => {
     await tamper(db, "consent_events", [sql`UPDATE consent_events SET served_page_sha256 = ${"b".repeat(64)} WHERE id = ${target}`]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
     await tamper(db, "consent_events", [sql`UPDATE consent_events SET served_page_sha256 = ${"a".repeat(64)} WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).ok).toBe(true);
+    // A millisecond earlier looks like a slower person: named all the same.
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET form_served_at = form_served_at - interval '1 millisecond' WHERE id = ${target}`]);
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
+    await tamper(db, "consent_events", [sql`UPDATE consent_events SET form_served_at = '2026-11-26T14:30:05.123Z' WHERE id = ${target}`]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
   });
 
@@ -257,5 +262,84 @@ describe.each(DB_KINDS)("consent chain versions on %s", (kind) => {
     // Claiming version 2 for that hash does not pass.
     await tamper(db, "consent_chain", [sql`UPDATE consent_chain SET version = 2 WHERE seq = 1`]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", seq: 1 });
+  });
+});
+
+describe.each(DB_KINDS)("consent signing key rotation on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  const keyA = consentSigner("rotation-key-a-0123456789-abcdefghijklmnopqr");
+  const keyB = consentSigner("rotation-key-b-0123456789-abcdefghijklmnopqr");
+  // As CONSENT_RETIRED_PUBLIC_KEYS configures it: the public key alone, A's secret may be gone.
+  const retiredA = [consentPublicKey(keyA.publicKey)];
+  const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
+  const HOUR = 3_600_000;
+
+  async function headCount(db: Db) {
+    const result = await db.execute<{ n: unknown }>(sql`SELECT count(*) AS n FROM consent_chain_heads`);
+    return toNumber(result.rows[0]!.n);
+  }
+
+  it("refuses a head signed by the old key when it is not listed as retired, naming the key", async () => {
+    const { db } = database;
+    for (let i = 0; i < 3; i++) await optIn(db);
+    await sealConsentChain(db);
+    await signConsentChainHead(db, keyA);
+    const result = await verifyConsentChain(db, keyB);
+    expect(result).toMatchObject({ ok: false, headSigned: false, headKey: null, problem: { kind: "head_signature", seq: 3 } });
+    expect(result.problem!.detail).toContain(keyA.keyId);
+    expect(result.problem!.detail).toMatch(/neither this server's key .* nor a retired one/);
+    // Another retired key does not stand in for it.
+    expect((await verifyConsentChain(db, keyB, [consentPublicKey(otherSigner.publicKey)])).problem).toMatchObject({ kind: "head_signature" });
+  });
+
+  it("verifies the old key's head once it is listed as retired, and the next drain signs with the new key at once", async () => {
+    const { db } = database;
+    expect(await verifyConsentChain(db, keyB, retiredA)).toMatchObject({
+      ok: true,
+      checked: 3,
+      headSigned: true,
+      headKey: { status: "retired", keyId: keyA.keyId, publicKey: keyA.publicKey },
+    });
+    // Nothing was sealed since and the interval (an hour) has not passed: due anyway, because A is retired.
+    const before = await headCount(db);
+    const processes = [1, 2].map(() => startConsentChain({ db, signer: keyB, retiredKeys: retiredA, logger: quietLogger, signEveryMs: HOUR, autoStart: false }));
+    try {
+      for (const loop of processes) await loop.runOnce();
+    } finally {
+      await Promise.all(processes.map((loop) => loop.stop()));
+    }
+    // Signed once, by the first process; the second found the head already signed with B.
+    expect(await headCount(db)).toBe(before + 1);
+    expect(await latestSignedHead(db)).toMatchObject({ seq: 3, keyId: keyB.keyId, publicKey: keyB.publicKey });
+    expect(await verifyConsentChain(db, keyB, retiredA)).toMatchObject({ ok: true, headKey: { status: "current", keyId: keyB.keyId } });
+  });
+
+  it("refuses a head inserted with an attacker's key, even with the attacker's public key in the row or a configured key's id", async () => {
+    const { db } = database;
+    const attacker = consentSigner("attacker-secret-0123456789-abcdefghijklmnopq");
+    const chainHead = await db.execute<{ hash: string }>(sql`SELECT hash FROM consent_chain WHERE seq = 3`);
+    const hash = chainHead.rows[0]!.hash;
+    const insertForgedHead = async (keyId: string) => {
+      const signedAt = new Date().toISOString();
+      await db.execute(sql`
+        INSERT INTO consent_chain_heads (seq, hash, key_id, public_key, signature, signed_at)
+        VALUES (3, ${hash}, ${keyId}, ${attacker.publicKey}, ${attacker.sign(headMessage(3, hash, signedAt))}, ${signedAt})`);
+    };
+
+    await insertForgedHead(attacker.keyId);
+    const unknown = await verifyConsentChain(db, keyB, retiredA);
+    expect(unknown).toMatchObject({ ok: false, headKey: null, problem: { kind: "head_signature", seq: 3 } });
+    expect(unknown.problem!.detail).toContain(attacker.keyId);
+    // A head by a key this server does not know waits for the interval: only a retired key's head is re-signed at once.
+    expect(await signConsentChainHead(db, keyB, { minIntervalMs: HOUR, retiredKeys: retiredA })).toBeNull();
+
+    await insertForgedHead(keyA.keyId);
+    expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({ kind: "head_signature", detail: expect.stringContaining(`the retired key ${keyA.keyId}`) });
+    await insertForgedHead(keyB.keyId);
+    expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({ kind: "head_signature", detail: expect.stringContaining(`this server's key (${keyB.keyId})`) });
+
+    // The real key signs over it again; the chain itself was never touched.
+    await signConsentChainHead(db, keyB);
+    expect(await verifyConsentChain(db, keyB, retiredA)).toMatchObject({ ok: true, headKey: { status: "current" } });
   });
 });

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { toNumber } from "~/db/client.server";
 import { startJobLoop, type JobLogger, type JobLoop } from "~/services/job-loop.server";
-import type { ConsentSigner } from "./signing.server";
+import type { ConsentPublicKey, ConsentSigner } from "./signing.server";
 
 /**
  * The hash chain over consent_events (decision 069).
@@ -65,10 +65,13 @@ export const CHAIN_V2_COLUMNS = [...CHAIN_V1_COLUMNS, "interaction"] as const;
 /** Version 3 also covers the page the form was served in (`served_page_sha256`, decision 079). */
 export const CHAIN_V3_COLUMNS = [...CHAIN_V2_COLUMNS, "served_page_sha256"] as const;
 
-/** The version new chain rows are sealed with. */
-export const CHAIN_VERSION = 3;
+/** Version 4 also covers when the server sent the form's page (`form_served_at`, decision 080). */
+export const CHAIN_V4_COLUMNS = [...CHAIN_V3_COLUMNS, "form_served_at"] as const;
 
-const COLUMNS_OF: Record<number, readonly string[]> = { 1: CHAIN_V1_COLUMNS, 2: CHAIN_V2_COLUMNS, 3: CHAIN_V3_COLUMNS };
+/** The version new chain rows are sealed with. */
+export const CHAIN_VERSION = 4;
+
+const COLUMNS_OF: Record<number, readonly string[]> = { 1: CHAIN_V1_COLUMNS, 2: CHAIN_V2_COLUMNS, 3: CHAIN_V3_COLUMNS, 4: CHAIN_V4_COLUMNS };
 
 /**
  * Each column as text the database writes the same way on every server and in every session:
@@ -79,13 +82,13 @@ function canonicalSelect(alias: string) {
   const column = (name: string) => {
     const ref = `${alias}.${name}`;
     if (name === "id" || name === "subscriber_id") return `${ref}::text AS ${name}`;
-    if (name === "occurred_at") return `to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at`;
+    if (name === "occurred_at" || name === "form_served_at") return `to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ${name}`;
     if (name === "dnc_data_date") return `to_char(${ref}, 'YYYY-MM-DD') AS dnc_data_date`;
     // jsonb prints in one normal form (keys sorted, one spacing) on every server.
     if (name === "interaction") return `${ref}::text AS interaction`;
     return `${ref} AS ${name}`;
   };
-  return sql.raw(CHAIN_V3_COLUMNS.map(column).join(", "));
+  return sql.raw(CHAIN_V4_COLUMNS.map(column).join(", "));
 }
 
 export function canonicalEventJson(row: Record<string, unknown>, version = CHAIN_VERSION) {
@@ -159,11 +162,34 @@ export async function latestSignedHead(db: Db): Promise<ChainHead | null> {
   return { seq: toNumber(row.seq), hash: row.hash, keyId: row.key_id, publicKey: row.public_key, signature: row.signature, signedAt: new Date(String(row.signed_at)) };
 }
 
+/** The configured key a signed head verified with: this server's current one, or a retired one. */
+export type HeadKey = { status: "current" | "retired"; keyId: string; publicKey: string };
+
+/**
+ * Which configured key signed `head`, or null when none did. The key is looked up by the id the
+ * head names, but the signature is checked with the configured public key, never with the head's
+ * own public_key column: whoever can write the database could store a key of their own there.
+ */
+export function headSigningKey(head: ChainHead, signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[] = []): HeadKey | null {
+  const status = head.keyId === signer.keyId ? "current" : "retired";
+  const key = status === "current" ? signer : retiredKeys.find((retired) => retired.keyId === head.keyId);
+  if (!key || !key.verify(headMessage(head.seq, head.hash, head.signedAt.toISOString()), head.signature)) return null;
+  return { status, keyId: key.keyId, publicKey: key.publicKey };
+}
+
 /**
  * Signs the chain's head when it has moved since the last signature and that signature is at
- * least `minIntervalMs` old (or always, with 0). Answers the new head, or null when none was due.
+ * least `minIntervalMs` old (or always, with 0). After a rotation, a head signed by a retired key
+ * is re-signed at once, moved or not, so the new key covers the chain within a poll; a head by a
+ * key this server does not know waits for the interval like any other, so two processes running
+ * different keys during a rolling deploy do not re-sign each other's head every poll. Answers the
+ * new head, or null when none was due. Decided under the chain's lock: one process signs.
  */
-export async function signConsentChainHead(db: Db, signer: ConsentSigner, options: { minIntervalMs?: number; now?: Date } = {}) {
+export async function signConsentChainHead(
+  db: Db,
+  signer: ConsentSigner,
+  options: { minIntervalMs?: number; now?: Date; retiredKeys?: readonly ConsentPublicKey[] } = {},
+) {
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${CHAIN_LOCK_KEY})`);
     const head = await tx.execute<{ seq: unknown; hash: string }>(sql`SELECT seq, hash FROM consent_chain ORDER BY seq DESC LIMIT 1`);
@@ -171,8 +197,10 @@ export async function signConsentChainHead(db: Db, signer: ConsentSigner, option
     const seq = toNumber(head.rows[0].seq);
     const last = await latestSignedHead(tx as unknown as Db);
     const now = options.now ?? new Date();
-    if (last && last.seq === seq && last.keyId === signer.keyId) return null;
-    if (last && now.getTime() - last.signedAt.getTime() < (options.minIntervalMs ?? 0)) return null;
+    // Checked, not read off the row's key id: a head inserted under this key's id must not pass for one already signed.
+    const lastKey = last ? headSigningKey(last, signer, options.retiredKeys) : null;
+    if (last && last.seq === seq && lastKey?.status === "current") return null;
+    if (last && lastKey?.status !== "retired" && now.getTime() - last.signedAt.getTime() < (options.minIntervalMs ?? 0)) return null;
     const signedAt = now.toISOString();
     const signature = signer.sign(headMessage(seq, head.rows[0].hash, signedAt));
     await tx.execute(sql`
@@ -197,8 +225,10 @@ export type ChainVerification = {
   /** Events queued and not yet sealed (normal for a second or so after an insert). */
   pending: number;
   head: ChainHead | null;
-  /** The newest signed head checked out with this server's public key. */
+  /** The newest signed head checked out with this server's public key or a retired one. */
   headSigned: boolean;
+  /** The configured key that signed the newest head, when one did. */
+  headKey: HeadKey | null;
   problem: ChainProblem | null;
   elapsedMs: number;
 };
@@ -207,11 +237,11 @@ export type ChainVerification = {
  * Walks the chain from seq 1, recomputing each hash from the event as it is now, and answers the
  * first row that does not match: an edited event (its hash differs), a deleted one (its chain row
  * remains), a removed chain row (a gap in seq), rows put in another order (a row's previous hash
- * is not the hash before it). Then checks the newest signed head against the chain with the
- * configured public key (an attacker who rewrites the whole chain cannot sign its new head), and
- * that every event is in the chain or the queue.
+ * is not the hash before it). Then checks the newest signed head against the chain with a
+ * configured public key, the current one or a retired one (an attacker who rewrites the whole
+ * chain cannot sign its new head), and that every event is in the chain or the queue.
  */
-export async function verifyConsentChain(db: Db, signer: ConsentSigner): Promise<ChainVerification> {
+export async function verifyConsentChain(db: Db, signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[] = []): Promise<ChainVerification> {
   const started = Date.now();
   let checked = 0;
   let expectedSeq = 1;
@@ -254,11 +284,11 @@ export async function verifyConsentChain(db: Db, signer: ConsentSigner): Promise
     }
   }
 
-  let headSigned = false;
+  let headKey: HeadKey | null = null;
   if (!problem && head) {
-    headSigned = head.keyId === signer.keyId && signer.verify(headMessage(head.seq, head.hash, head.signedAt.toISOString()), head.signature);
-    if (!headSigned) {
-      problem = { seq: head.seq, eventId: null, kind: "head_signature", detail: `the signed head at seq ${head.seq} does not carry a valid signature of this server's key (${signer.keyId})` };
+    headKey = headSigningKey(head, signer, retiredKeys);
+    if (!headKey) {
+      problem = { seq: head.seq, eventId: null, kind: "head_signature", detail: headSignatureProblem(head, signer, retiredKeys) };
     } else if (hashes.get(head.seq) !== head.hash) {
       problem = { seq: head.seq, eventId: null, kind: "head_mismatch", detail: `the chain at seq ${head.seq} is not the one signed on ${head.signedAt.toISOString()}: it was rewritten` };
     }
@@ -277,12 +307,32 @@ export async function verifyConsentChain(db: Db, signer: ConsentSigner): Promise
     }
   }
   const pending = await db.execute<{ n: unknown }>(sql`SELECT count(DISTINCT event_id) AS n FROM consent_chain_pending`);
-  return { ok: !problem, checked, pending: toNumber(pending.rows[0]?.n), head, headSigned, problem, elapsedMs: Date.now() - started };
+  return { ok: !problem, checked, pending: toNumber(pending.rows[0]?.n), head, headSigned: headKey !== null, headKey, problem, elapsedMs: Date.now() - started };
 }
 
-/** Seals queued events every `pollMs` on every process (the lock takes turns) and signs the head when due. */
-export function startConsentChain(options: { db: Db; signer: ConsentSigner; logger: JobLogger; pollMs?: number; signEveryMs: number; autoStart?: boolean }): JobLoop {
-  const { db, signer, logger } = options;
+/** Why no configured key verifies `head`: its key is unknown here, or the signature is not that key's. */
+function headSignatureProblem(head: ChainHead, signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[]) {
+  const at = `the signed head at seq ${head.seq}`;
+  if (head.keyId === signer.keyId) return `${at} does not carry a valid signature of this server's key (${signer.keyId})`;
+  if (retiredKeys.some((retired) => retired.keyId === head.keyId)) return `${at} does not carry a valid signature of the retired key ${head.keyId}`;
+  return `${at} was signed with key ${head.keyId}, which is neither this server's key (${signer.keyId}) nor a retired one (CONSENT_RETIRED_PUBLIC_KEYS)`;
+}
+
+/**
+ * Seals queued events every `pollMs` on every process (the lock takes turns) and signs the head
+ * when due: every `signEveryMs` when it moved, and at the first poll after a rotation (a head
+ * signed by one of `retiredKeys`).
+ */
+export function startConsentChain(options: {
+  db: Db;
+  signer: ConsentSigner;
+  retiredKeys?: readonly ConsentPublicKey[];
+  logger: JobLogger;
+  pollMs?: number;
+  signEveryMs: number;
+  autoStart?: boolean;
+}): JobLoop {
+  const { db, signer, retiredKeys, logger } = options;
   return startJobLoop({
     name: "consent-chain",
     logger,
@@ -290,7 +340,7 @@ export function startConsentChain(options: { db: Db; signer: ConsentSigner; logg
     autoStart: options.autoStart,
     drain: async (isStopped) => {
       const sealed = await sealConsentChain(db, { isStopped });
-      const head = await signConsentChainHead(db, signer, { minIntervalMs: options.signEveryMs });
+      const head = await signConsentChainHead(db, signer, { minIntervalMs: options.signEveryMs, retiredKeys });
       if (head) logger.info({ job: "consent-chain", seq: head.seq, keyId: head.keyId }, "signed the consent chain's head");
       return sealed;
     },

@@ -12,7 +12,7 @@ import { servedPages } from "~/db/schema";
  */
 export type ServedPageSource = {
   /** The document `/opt-in?…` (or `/` on an opt-in host) is answered from, before its values are written in. */
-  documentFor: (pageUrl: URL) => { body: Buffer; contentType: string } | undefined;
+  documentFor: (pageUrl: URL, etag: string | null) => { body: Buffer; contentType: string; etag: string } | undefined;
   /** The page as sent for `pageUrl`: `document` with that URL's values written in. */
   fill: (document: Buffer, pageUrl: URL) => Buffer;
 };
@@ -41,15 +41,18 @@ function parse(pageUrl: string | null) {
 
 /**
  * Keeps the document the form at `pageUrl` was served in and answers its SHA-256, or null when
- * that address is not this site's (`origin`, the address the form was posted to) or not answered
- * from a kept document (another page, the dev server). Written before the consent event that
- * names it, so the event never names a missing document; a document already kept costs nothing.
+ * that address is not this site's (`page.origin`, the address the form was posted to), not
+ * answered from a kept document (another page, the dev server), or when the page's cookie names
+ * a document this process no longer has (a new release, or many publications, between sending
+ * the form and its return: decision 080).
+ * Written before the consent event that names it, so the event never names a missing document; a
+ * document already kept costs nothing.
  */
-export async function keepServedPage(db: Db, pageUrl: string | null, origin: string): Promise<string | null> {
+export async function keepServedPage(db: Db, pageUrl: string | null, page: { origin: string; documentEtag: string | null }): Promise<string | null> {
   const url = parse(pageUrl);
-  if (!url || url.origin !== origin) return null;
-  const document = holder.source?.documentFor(url);
-  if (!document) return null;
+  if (!url || url.origin !== page.origin) return null;
+  const document = holder.source?.documentFor(url, page.documentEtag);
+  if (!document || (page.documentEtag !== null && page.documentEtag !== document.etag)) return null;
   let sha256 = holder.hashes.get(document.body);
   if (!sha256) {
     sha256 = sha256Hex(document.body);

@@ -5,4 +5,6 @@ export type RequestEvidence = {
   acceptLanguage: string | null;
   pageUrl: string | null;
   referrer: string | null;
+  /** When the server sent the form's page, from its signed cookie (decision 080); absent or null when unknown. */
+  formServedAt?: Date | null;
 };

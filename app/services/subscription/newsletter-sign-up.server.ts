@@ -4,6 +4,7 @@ import { consentEvents, subscribers } from "~/db/schema";
 import { checkUsMobile } from "~/lib/phone";
 import { consentTexts } from "./consent.server";
 import type { RequestEvidence } from "./evidence";
+import type { Interaction } from "~/lib/interaction";
 import { optInToSms, type SmsOptInResult, type SmsOptInSettings } from "./sms-opt-in.server";
 import { requestConfirmation } from "../newsletter/subscription.server";
 import { newLinkToken } from "../newsletter/tokens.server";
@@ -16,6 +17,10 @@ export type NewsletterInput = {
   smsConsent: boolean;
   termsConsent: boolean;
   evidence: RequestEvidence;
+  /** What the person did on the form, where its JavaScript ran (decision 077). */
+  interaction?: Interaction | null;
+  /** The document the form was served in, kept in served_pages (decision 079). */
+  servedPageSha256?: string | null;
 };
 
 export type NewsletterResult =
@@ -85,6 +90,8 @@ export async function subscribeToNewsletter(
       termsCheckbox: input.termsConsent,
       source: "newsletter",
       ...input.evidence,
+      interaction: input.interaction ?? null,
+      servedPageSha256: input.servedPageSha256 ?? null,
     });
     return requestConfirmation(tx, { id: row!.id, email, status: row!.status }, settings);
   });
@@ -100,6 +107,8 @@ export async function subscribeToNewsletter(
           termsConsent: true,
           source: "newsletter",
           evidence: input.evidence,
+          interaction: input.interaction,
+          servedPageSha256: input.servedPageSha256,
         },
         settings,
       )

@@ -1,25 +1,26 @@
 import { useEffect, useRef, type RefObject } from "react";
-import { INTERACTION_BOXES, INTERACTION_FIELDS, TYPING_PAUSE_MS, type Interaction } from "~/lib/interaction";
+import { INTERACTION_BOXES, INTERACTION_FIELDS, TYPING_PAUSE_MS, type Interaction, type InteractionField } from "~/lib/interaction";
 
-type Field = (typeof INTERACTION_FIELDS)[number];
+type Field = InteractionField;
 type Box = (typeof INTERACTION_BOXES)[number];
 
 const now = () => Math.round(performance.now());
 
 /**
- * Records, from hydration on, how long the person typed in each field and when each consent box
- * was ticked (decision 077); `stamp()` writes the record, with the submit time, into the form's
+ * A consent form's record (the opt-in page's and the newsletter's): from hydration on, how long
+ * the person typed in each field and when each consent box was ticked (decision 077); `stamp()` writes the record, with the submit time, into the form's
  * hidden `interaction` input right before the form is sent. Only durations and times are kept.
  */
 export function useInteractionRecord(formRef: RefObject<HTMLFormElement | null>) {
-  const record = useRef<{ hydratedMs: number; typingMs: Record<Field, number>; lastInput: Partial<Record<Field, number>>; tickedMs: Record<Box, number | null> } | null>(null);
+  const record = useRef<{ hydratedMs: number; typingMs: Interaction["typingMs"]; lastInput: Partial<Record<Field, number>>; tickedMs: Record<Box, number | null> } | null>(null);
 
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
     const state = {
       hydratedMs: now(),
-      typingMs: { firstName: 0, lastName: 0, phone: 0 },
+      // The e-mail field is timed only on a form that has one (the newsletter's).
+      typingMs: { firstName: 0, lastName: 0, phone: 0, ...(form.elements.namedItem("email") ? { email: 0 } : {}) } as Interaction["typingMs"],
       lastInput: {} as Partial<Record<Field, number>>,
       tickedMs: { smsConsent: null, termsConsent: null } as Record<Box, number | null>,
     };
@@ -30,7 +31,7 @@ export function useInteractionRecord(formRef: RefObject<HTMLFormElement | null>)
       if (!(INTERACTION_FIELDS as readonly string[]).includes(name)) return;
       const at = now();
       const previous = state.lastInput[name];
-      if (previous !== undefined && at - previous <= TYPING_PAUSE_MS) state.typingMs[name] += at - previous;
+      if (previous !== undefined && at - previous <= TYPING_PAUSE_MS && state.typingMs[name] !== undefined) state.typingMs[name] += at - previous;
       state.lastInput[name] = at;
     };
     const onChange = (event: Event) => {

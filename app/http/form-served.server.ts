@@ -1,0 +1,105 @@
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { hasSessionCookie } from "~/auth/session-cookie";
+import { consentSigningSecret } from "~/services/consent/signing.server";
+import { getEnv, type Env } from "./env.server";
+
+/**
+ * When the server sent a page with a consent form (decision 080). The page itself is the same
+ * bytes for everybody (answered from memory), so the time travels in a cookie set with it,
+ * signed, and comes back with the form: the server's own "served at", with or without
+ * JavaScript, that neither the person nor a lead seller can set.
+ */
+export const FORM_SERVED_COOKIE = "form_served";
+
+/** A form kept open longer than a day is still a form, but its cookie is gone and no time is claimed. */
+const MAX_AGE_SECONDS = 86_400;
+/** Processes behind one proxy may disagree by a little. */
+const CLOCK_SKEW_MS = 2_000;
+const SIGNATURE_CHARS = 22; // 128 bits of HMAC-SHA-256, base64url
+
+/** What a valid cookie says: when the page was sent and, for a page sent from memory, its document's ETag. */
+export type FormServed = { at: Date; documentEtag: string | null };
+
+export type FormServedCookies = {
+  /**
+   * The Set-Cookie value for a page sent now; `etag`: the ETag of the document it was sent from
+   * (server/static-files.ts), so the record can tell whether that document is the one it keeps.
+   */
+  setCookie: (etag?: string, now?: number) => string;
+  /** What a valid cookie in this Cookie header says, or null. */
+  read: (cookieHeader: string | null | undefined, now?: number) => FormServed | null;
+  /** Only the time. */
+  servedAt: (cookieHeader: string | null | undefined, now?: number) => Date | null;
+};
+
+export function formServedCookies(secret: string, secure: boolean): FormServedCookies {
+  const key = Buffer.from(hkdfSync("sha256", secret, "patriot-investor", "form-served-cookie-v1", 32));
+  const sign = (ms: number, tag: string) => createHmac("sha256", key).update(`form-served-v1\n${ms}\n${tag}`).digest("base64url").slice(0, SIGNATURE_CHARS);
+  const attributes = `; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+  // The form pages are among the fastest answers: one signature per millisecond and document at most.
+  let last = { ms: -1, tag: "", header: "" };
+  const read = (cookieHeader: string | null | undefined, now = Date.now()): FormServed | null => {
+    const value = cookieValue(cookieHeader, FORM_SERVED_COOKIE);
+    const match = value && /^(\d{13})\.([\w-]{0,64})\.([\w-]{22})$/.exec(value);
+    if (!match) return null;
+    const ms = Number(match[1]);
+    if (ms > now + CLOCK_SKEW_MS || now - ms > MAX_AGE_SECONDS * 1000) return null;
+    const tag = match[2]!;
+    if (!timingSafeEqual(Buffer.from(sign(ms, tag)), Buffer.from(match[3]!))) return null;
+    return { at: new Date(ms), documentEtag: tag ? `"${tag}"` : null };
+  };
+  return {
+    setCookie(etag = "", now = Date.now()) {
+      // An ETag is a quoted base64url digest: the quotes are not cookie-safe and carry nothing.
+      const tag = etag.replace(/^"|"$/g, "");
+      if (last.ms !== now || last.tag !== tag) last = { ms: now, tag, header: `${FORM_SERVED_COOKIE}=${now}.${tag}.${sign(now, tag)}${attributes}` };
+      return last.header;
+    },
+    read,
+    servedAt: (cookieHeader, now) => read(cookieHeader, now)?.at ?? null,
+  };
+}
+
+function cookieValue(header: string | null | undefined, name: string) {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+let cached: { env: Env; cookies: FormServedCookies } | undefined;
+
+/** The cookies of this deployment: keyed like the consent chain's signature, Secure on https. */
+export function formServedCookiesFromEnv(env = getEnv()): FormServedCookies {
+  if (cached?.env !== env) cached = { env, cookies: formServedCookies(consentSigningSecret(env), env.SITE_URL.startsWith("https:")) };
+  return cached.cookies;
+}
+
+/**
+ * The pages that carry a consent form: the opt-in page (also `/` on a landing host) and the home
+ * page with the newsletter form (whose action is /home). Their documents set the cookie, whether
+ * answered from memory (server/app.ts) or rendered (entry.server.tsx).
+ */
+export function carriesConsentForm(pathname: string) {
+  return pathname === "/" || pathname === "/opt-in" || pathname === "/home";
+}
+
+/** The page a consent form came from, as far as the record can keep it (decisions 079, 080). */
+export type FormPage = {
+  /** This site's address the form was posted to: only a page of this origin is kept. */
+  origin: string;
+  /** The ETag of the document the page was sent from, from the cookie; null when unknown. */
+  documentEtag: string | null;
+};
+
+/**
+ * The form page of a submission, or undefined for a signed-in person, whose page is rendered per
+ * request and so not from a document that can be kept.
+ */
+export function formPageOf(request: Request): FormPage | undefined {
+  const cookie = request.headers.get("cookie");
+  if (hasSessionCookie(cookie)) return undefined;
+  return { origin: new URL(request.url).origin, documentEtag: formServedCookiesFromEnv().read(cookie)?.documentEtag ?? null };
+}

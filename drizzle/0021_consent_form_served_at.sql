@@ -1,0 +1,1 @@
+ALTER TABLE "consent_events" ADD COLUMN "form_served_at" timestamp with time zone;
