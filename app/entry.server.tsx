@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
-import { contentSecurityPolicy, createNonce } from "~/http/csp";
+import { contentSecurityPolicy, createNonce, isMemoryRender } from "~/http/csp";
 import { deferHydration } from "~/http/defer-hydration.server";
 import { logger } from "~/http/logger.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
@@ -32,9 +32,10 @@ export default function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
 ) {
-  // Per response: the nonce goes on every script React Router renders and into the policy.
-  const nonce = createNonce();
-  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([`'nonce-${nonce}'`]));
+  // Per response: the nonce goes on every script React Router renders and into the policy. A page
+  // rendered to be kept in memory gets its policy from its scripts' hashes instead, and no nonce.
+  const nonce = isMemoryRender(request) ? undefined : createNonce();
+  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([`'nonce-${nonce}'`]));
   markPersonal(request, responseHeaders);
   // A page with a consent form says when it was sent (decision 080).
   if (responseStatusCode < 500 && carriesConsentForm(new URL(request.url).pathname)) {

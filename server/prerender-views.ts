@@ -3,6 +3,7 @@ import path from "node:path";
 import { createRequestHandler } from "react-router";
 import { PRERENDERED_VIEWS } from "~/config/rendering";
 import { getEnv } from "~/http/env.server";
+import { markMemoryRender } from "~/http/csp";
 
 /** build/views/manifest.json: which file holds which view (keys as in PRERENDERED_VIEWS). */
 export type ViewManifest = { key: string; file: string }[];
@@ -15,7 +16,7 @@ let handler: ReturnType<typeof createRequestHandler> | undefined;
 /** What React Router renders for this address and Host, as the router answers a request. */
 export function renderPage(url: string, host: string) {
   handler ??= createRequestHandler(() => import("virtual:react-router/server-build"), "production");
-  return handler(new Request(`http://${host}${url}`, { headers: { host } }));
+  return handler(markMemoryRender(new Request(`http://${host}${url}`, { headers: { host } })));
 }
 
 /**

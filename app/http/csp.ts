@@ -5,6 +5,22 @@ export function createNonce() {
   return randomBytes(16).toString("base64");
 }
 
+// The renders the server keeps in memory and sends to everybody (server/prerender-views.ts):
+// their policy lists the inline scripts' hashes (inlineScriptHashes), so they carry no nonce, and
+// the same content renders to the same bytes in every process and every time: one ETag across
+// the processes behind the proxy, and the consent record finds the very page a form was sent in
+// (decision 080). Marked by the Request object itself, which no client can forge.
+const memoryRenders = new WeakSet<Request>();
+
+export function markMemoryRender(request: Request) {
+  memoryRenders.add(request);
+  return request;
+}
+
+export function isMemoryRender(request: Request) {
+  return memoryRenders.has(request);
+}
+
 /**
  * The Content-Security-Policy of a page. Scripts run only with this response's nonce or one of
  * the listed hashes; 'strict-dynamic' lets those trusted scripts load the app's modules. Inline

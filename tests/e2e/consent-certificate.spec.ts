@@ -91,7 +91,10 @@ test("an opt-in on the page records, where JavaScript ran, how long each field w
   const noJs = await browser.newContext({ javaScriptEnabled: false, ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   const plain = await noJs.newPage();
   const withoutJs = `click-nojs-${Date.now()}`;
+  // The server's clock and this test's are the same machine's.
+  const beforeServed = Date.now();
   await plain.goto(`/opt-in?sub2=${withoutJs}`);
+  const afterServed = Date.now();
   await plain.getByLabel("First Name").fill("Phillis");
   await plain.getByLabel("Last Name").fill("Wheatley");
   await plain.getByLabel("Mobile Phone").fill(randomMobile());
@@ -123,8 +126,18 @@ test("an opt-in on the page records, where JavaScript ran, how long each field w
   expect(Number(ticked![2])).toBeLessThanOrEqual(Number(ticked![3]));
   await axeClean(staff);
 
+  // Where JavaScript ran, the server's times are there too.
+  expect(text).toMatch(/Form page sent \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back \d+\.\d s later/);
+
   const untimed = await certificateOf(withoutJs, "Phillis Wheatley");
   await expect(untimed).toContainText("No record from the page: its JavaScript did not run");
+  // Without JavaScript: the server's time of sending the page, from the cookie it set with it.
+  const served = /Form page sent \(server\)(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) UTC; the form came back (\d+\.\d) s later/.exec((await untimed.textContent()) ?? "");
+  expect(served).not.toBeNull();
+  const servedAt = Date.parse(`${served![1]!.replace(" ", "T")}Z`);
+  expect(servedAt).toBeGreaterThanOrEqual(beforeServed - 1_000);
+  expect(servedAt).toBeLessThanOrEqual(afterServed + 1_000);
+  expect(Number(served![2])).toBeGreaterThan(0);
   await admin.close();
 });
 
@@ -180,5 +193,43 @@ test("the certificate rebuilds the form page exactly as it was served, with and 
     await expect(staff.getByLabel("Last Name")).toHaveValue("Adams & Sons");
     await expect(staff.getByText(/recurring automated marketing text messages/)).toBeVisible();
   }
+  await admin.close();
+});
+
+test("a newsletter sign-up from the home page keeps the page as it was sent, when it was sent, and the typing of each field", async ({ page, browser }) => {
+  const email = `cert-reader-${Date.now()}@example.com`;
+  const response = await gotoHydrated(page, "/");
+  const sent = await response!.body();
+  const form = page.locator("#newsletter form");
+  await form.getByLabel("First Name").pressSequentially("Betsy", { delay: 100 });
+  await form.getByLabel("Last Name").pressSequentially("Ross", { delay: 100 });
+  await form.getByLabel("Email").pressSequentially(email, { delay: 40 });
+  await form.getByLabel("Phone", { exact: true }).pressSequentially(randomMobile(), { delay: 60 });
+  await form.getByLabel(/recurring automated marketing text messages/).check();
+  await form.getByLabel(/I agree to the/).check();
+  await form.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Successfully Subscribed!" })).toHaveCount(1);
+
+  const admin = await browser.newContext({ ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const staff = await admin.newPage();
+  await signInAsAdmin(staff, "/admin/subscribers");
+  await staff.goto(`/admin/subscribers?q=${encodeURIComponent(email)}`);
+  await staff.locator("tbody tr").filter({ hasText: email }).getByRole("link", { name: "Certificate" }).click();
+  const certificate = staff.locator(".consent-certificate");
+  await expect(certificate.getByRole("heading", { name: /Newsletter sign-up/ })).toBeVisible();
+  const text = (await certificate.textContent()) ?? "";
+  // The e-mail typed one key every 40 ms: well over half a second of typing.
+  const typing = /typing: first name (\d+\.\d) s, last name (\d+\.\d) s, e-mail (\d+\.\d) s, phone (\d+\.\d) s/.exec(text);
+  expect(typing, text).not.toBeNull();
+  expect(Number(typing![3])).toBeGreaterThan(0.5);
+  expect(text).toMatch(/Form page sent \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back \d+\.\d s later/);
+  // The home page as the browser received it, byte for byte.
+  const sha256 = createHash("sha256").update(sent).digest("hex");
+  await expect(certificate).toContainText(`page SHA-256 ${sha256}`);
+  const href = await certificate.getByRole("link", { name: "View the form as served" }).first().getAttribute("href");
+  const rebuilt = await staff.request.get(href!);
+  expect(rebuilt.status()).toBe(200);
+  expect(Buffer.compare(await rebuilt.body(), sent)).toBe(0);
+  await axeClean(staff);
   await admin.close();
 });
