@@ -53,6 +53,19 @@ describe("two server processes on one PostgreSQL database", () => {
     }
   });
 
+  it("answers the pages it renders into memory with the same bytes (one ETag) on both processes", async () => {
+    // A revalidation on the other process is a 304, and a form sent by one process is found in
+    // the other's pages by its ETag (decision 080): no per-render nonce in these pages.
+    for (const path of ["/", "/blog", "/rss.xml"]) {
+      const [onA, onB] = await Promise.all([fetch(`${a.url}${path}`), fetch(`${b.url}${path}`)]);
+      expect(onA.status, path).toBe(200);
+      expect(onA.headers.get("etag"), path).toBe(onB.headers.get("etag"));
+      expect(await onA.text(), path).toBe(await onB.text());
+      const revalidated = await fetch(`${b.url}${path}`, { headers: { "If-None-Match": onA.headers.get("etag")! } });
+      expect(revalidated.status, path).toBe(304);
+    }
+  });
+
   it("shares sessions: signed in on one process, recognised and signed out on the other", async () => {
     const cookie = await signIn(a.url, ADMIN);
     expect(cookie).toContain("session_token=");
