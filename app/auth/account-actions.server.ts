@@ -5,7 +5,7 @@ import { requestEvidence } from "~/http/request.server";
 import { EMAIL_MAX } from "~/lib/forms";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { checkUsMobile } from "~/lib/phone";
-import { stopSubscription, stopSubscriptionsOfDeletedAccount, type AccountIdentity } from "~/services/account.server";
+import { recordPhoneConfirmed, stopSubscription, stopSubscriptionsOfDeletedAccount, type AccountIdentity } from "~/services/account.server";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { isAPIError } from "better-auth/api";
 import { getAuth } from "./instance.server";
@@ -132,7 +132,9 @@ export async function accountAction(request: Request, user: SessionUser, form: R
       const call = await callAuthEndpoint(request, "/phone-number/verify", { phoneNumber: phone.e164, code, updatePhoneNumber: true });
       // A wrong code keeps the code field (INVALID_OTP sets askCode); an expired or used-up code
       // brings back the number form, filled in, to send a new one.
-      return call.ok ? ok(intent, NOTICES.phoneConfirmed) : authFailure(intent, call, "We could not confirm that number.", { phone: phone.e164 });
+      if (!call.ok) return authFailure(intent, call, "We could not confirm that number.", { phone: phone.e164 });
+      await recordPhoneConfirmed(await getDb(), phone.e164, requestEvidence(request));
+      return ok(intent, NOTICES.phoneConfirmed);
     }
     case "stop-sms":
     case "stop-email": {

@@ -113,6 +113,7 @@ export const consentEvents = pgTable(
         "email_complaint",
         "email_import",
         "rnd_lapsed",
+        "phone_confirmed",
       ],
     }).notNull(),
     phoneE164: text("phone_e164"),

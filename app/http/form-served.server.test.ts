@@ -47,8 +47,8 @@ describe("the cookie that says when a form's page was sent", () => {
 });
 
 describe("the pages that carry a consent form", () => {
-  it("are the opt-in page and the home page (the newsletter form, which posts to /home)", () => {
-    expect(["/", "/opt-in", "/home"].every(carriesConsentForm)).toBe(true);
+  it("are the opt-in page, the home page (the newsletter form, which posts to /home) and the account page (its phone confirmation)", () => {
+    expect(["/", "/opt-in", "/home", "/account"].every(carriesConsentForm)).toBe(true);
     expect(["/about", "/blog", "/opt-in.data", "/admin"].some(carriesConsentForm)).toBe(false);
   });
 });

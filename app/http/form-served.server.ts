@@ -78,12 +78,13 @@ export function formServedCookiesFromEnv(env = getEnv()): FormServedCookies {
 }
 
 /**
- * The pages that carry a consent form: the opt-in page (also `/` on a landing host) and the home
- * page with the newsletter form (whose action is /home). Their documents set the cookie, whether
- * answered from memory (server/app.ts) or rendered (entry.server.tsx).
+ * The pages that carry a consent form: the opt-in page (also `/` on a landing host), the home
+ * page with the newsletter form (whose action is /home) and the account page (its phone
+ * confirmation). Their documents set the cookie, whether answered from memory (server/app.ts) or
+ * rendered (entry.server.tsx).
  */
 export function carriesConsentForm(pathname: string) {
-  return pathname === "/" || pathname === "/opt-in" || pathname === "/home";
+  return pathname === "/" || pathname === "/opt-in" || pathname === "/home" || pathname === "/account";
 }
 
 /** The page a consent form came from, as far as the record can keep it (decisions 079, 080). */

@@ -27,6 +27,7 @@ export const CERTIFICATE_TEXTS = {
   intro:
     "Every consent event recorded for this person, oldest first, as stored when it happened: the exact disclosure shown with its version and SHA-256, both boxes, the request's details, the Do-Not-Call check and the texts sent. Each event's place in the signed hash chain shows the record was not edited afterwards.",
   grants: "Grants consent",
+  confirms: "Confirms the number is the person's",
   signed: "covered by the signed head",
   headKey: "Head signed with (Ed25519)",
   headKeyUnverified: "no configured key verifies this head's signature",
@@ -79,5 +80,6 @@ export const CERTIFICATE_TEXTS = {
     email_complaint: "Spam complaint",
     email_import: "Imported newsletter subscriber",
     rnd_lapsed: "Consent lapsed: number reassigned (RND)",
+    phone_confirmed: "Number confirmed by its holder (code, account page)",
   },
 } as const;

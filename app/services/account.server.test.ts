@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consentEvents, dncNumbers, subscribers, user } from "~/db/schema";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../tests/support/test-db";
-import { accountDataExport, accountSubscriptions, stopSubscription } from "./account.server";
+import { accountDataExport, accountSubscriptions, recordPhoneConfirmed, stopSubscription } from "./account.server";
+import { buildCertificate } from "./consent/certificate.server";
+import { consentSigner } from "./consent/signing.server";
 
 describe.each(DB_KINDS)("account subscriptions on %s", (kind) => {
   const database = useTestDatabase(kind);
@@ -55,5 +57,20 @@ describe.each(DB_KINDS)("account subscriptions on %s", (kind) => {
     expect(exported.subscriptions).toHaveLength(2);
     expect(exported.consentRecords.map((event) => event.action).sort()).toEqual(["email_subscribe", "opt_in", "opt_out", "opt_out"]);
     expect(JSON.stringify(exported)).not.toMatch(/"token"|"password"|"secret"/);
+  });
+
+  it("records a number confirmed by code on the account as evidence on its SMS subscription, without changing its status", async () => {
+    const { db } = database;
+    const served = new Date("2026-11-26T10:00:00.000Z");
+    const [before] = await db.select().from(subscribers).where(eq(subscribers.phoneE164, "+13125550123"));
+    expect(await recordPhoneConfirmed(db, "+13125550123", { ...NO_EVIDENCE, formServedAt: served })).toBe(true);
+    // No subscription for that number: nothing to attach the evidence to.
+    expect(await recordPhoneConfirmed(db, "+13125550999", NO_EVIDENCE)).toBe(false);
+    const events = await db.select().from(consentEvents).where(eq(consentEvents.action, "phone_confirmed"));
+    expect(events.map((event) => [event.channel, event.phoneE164, event.source, event.formServedAt?.toISOString()])).toEqual([["sms", "+13125550123", "account", served.toISOString()]]);
+    const [sms] = await db.select().from(subscribers).where(eq(subscribers.id, events[0]!.subscriberId));
+    expect(sms!.status).toBe(before!.status);
+    const certificate = await buildCertificate(db, sms!.id, consentSigner("a signing secret of thirty-two characters or more"));
+    expect(certificate!.events.find((event) => event.action === "phone_confirmed")).toMatchObject({ confirms: true, grants: false, source: "account" });
   });
 });

@@ -39,6 +39,20 @@ export async function accountSubscriptions(db: Db, identity: AccountIdentity): P
     .sort((a, b) => a.channel.localeCompare(b.channel));
 }
 
+/**
+ * The person confirmed by a texted code, on their account page, that they hold this number: on
+ * the SMS subscription of that number (if any) this is evidence for its consent that a court will
+ * ask about (the subscriber is the number's user), so it is a consent event of its own, sealed in
+ * the chain and on the certificate (issue 23's "account phone confirmation"). It changes no
+ * status: confirming a number is not opting in. Answers whether a subscription was there.
+ */
+export async function recordPhoneConfirmed(db: Db, phoneE164: string, evidence: RequestEvidence) {
+  const [row] = await db.select({ id: subscribers.id }).from(subscribers).where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, phoneE164)));
+  if (!row) return false;
+  await db.insert(consentEvents).values({ subscriberId: row.id, channel: "sms", action: "phone_confirmed", phoneE164, source: "account", ...evidence });
+  return true;
+}
+
 export type StopResult = { ok: true; changed: boolean } | { ok: false; code: "not_found" };
 
 /**

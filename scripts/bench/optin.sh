@@ -15,7 +15,7 @@ echo "# Opt-in benchmark $(date -u +%FT%TZ), $(nproc) cores, wrk -t2 -c50 -d$DUR
 echo
 echo "| database | opt-ins/s | p50 ms | p99 ms | non-2xx | server RSS MB |"
 echo "|---|---|---|---|---|---|"
-for kind in pglite postgres; do
+for kind in ${BENCH_KINDS:-pglite postgres}; do
   data="$(mktemp -d /tmp/bench-optin-XXXX)"
   if [ "$kind" = postgres ]; then
     url="$(npx tsx scripts/bench/prepare-db.ts postgres 2> /dev/null | tail -n 1)"

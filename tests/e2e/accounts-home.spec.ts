@@ -3,7 +3,7 @@ import webhooks from "twilio/lib/webhooks/webhooks.js";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { E2E_ADMIN, E2E_BASE_URL, E2E_MAIL_URL, E2E_TWILIO } from "../support/e2e-env";
-import { expect, gotoHydrated, randomIp, randomMobile, test } from "../support/fixtures";
+import { expect, gotoHydrated, randomIp, randomMobile, signInAsAdmin, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
 import type { SentMessage } from "../support/twilio-stand-in";
 import { ARTICLES } from "../support/public-routes";
@@ -326,7 +326,7 @@ test.describe("a reader's account page", () => {
     await expect(page).toHaveURL(/:\d+\/(\?notice=signedIn)?$/);
   });
 
-  test("shows and stops the newsletter and SMS subscriptions, the phone confirmed by a texted code", async ({ page, request }) => {
+  test("shows and stops the newsletter and SMS subscriptions, the phone confirmed by a texted code", async ({ page, request, browser }) => {
     const email = await newReader(page, request, "subscriber");
     const phone = randomMobile();
     const e164 = `+1${phone.replace(/\D/g, "")}`;
@@ -375,6 +375,16 @@ test.describe("a reader's account page", () => {
     await page.getByRole("button", { name: "Confirm Number" }).click();
     await expect(toast(page).filter({ hasText: "Phone Confirmed" }).first()).toBeVisible();
     await expect(page.getByTestId("subscription-sms-status")).toHaveText("Active");
+    // The confirmation is evidence on the SMS subscription's certificate, with when the page was sent.
+    const admin = await browser.newContext({ ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+    const staff = await admin.newPage();
+    await signInAsAdmin(staff, "/admin/subscribers");
+    await staff.goto(`/admin/subscribers?q=${encodeURIComponent(e164)}`);
+    await staff.locator("tbody tr").filter({ hasText: e164 }).getByRole("link", { name: "Certificate" }).click();
+    const confirmed = staff.locator(".certificate-event").filter({ has: staff.getByRole("heading", { name: /Number confirmed by its holder/ }) });
+    await expect(confirmed).toContainText("Confirms the number is the person's");
+    await expect(confirmed).toContainText(/Form page sent \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back/);
+    await admin.close();
 
     await page.getByRole("button", { name: "Stop SMS Alerts" }).click();
     await expect(page.getByTestId("subscription-sms-status")).toHaveText("Stopped");

@@ -34,7 +34,9 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
     <section aria-labelledby={`event-${event.id}`} className="certificate-event break-inside-avoid rounded-md border border-border p-4">
       <h2 id={`event-${event.id}`} className="text-xl font-bold text-primary">
         {T.actions[event.action as keyof typeof T.actions] ?? event.action}
-        {event.grants ? <span className="ml-2 rounded bg-accent px-2 py-0.5 text-xs font-bold text-accent-foreground">{T.grants}</span> : null}
+        {event.grants || event.confirms ? (
+          <span className="ml-2 rounded bg-accent px-2 py-0.5 text-xs font-bold text-accent-foreground">{event.grants ? T.grants : T.confirms}</span>
+        ) : null}
       </h2>
       <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm [overflow-wrap:anywhere]">
         <Row label="Time (UTC)" value={event.occurredAt.replace("T", " ").replace("Z", " UTC")} />
@@ -44,7 +46,7 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
         <Row label="E-mail" value={event.email} />
         <Row label="SMS box" value={event.smsCheckbox === null ? null : event.smsCheckbox ? "ticked" : "not ticked"} />
         <Row label="Terms box" value={event.termsCheckbox === null ? null : event.termsCheckbox ? "ticked" : "not ticked"} />
-        {onForm ? <Row label={T.formServed} value={event.formServedAt ? T.formServedAt(event.formServedAt, event.occurredAt) : T.formServedUnknown} /> : null}
+        {onForm || event.confirms ? <Row label={T.formServed} value={event.formServedAt ? T.formServedAt(event.formServedAt, event.occurredAt) : T.formServedUnknown} /> : null}
         {onForm ? <Row label={T.onTheForm} value={interactionText(event)} /> : null}
         {onForm ? (
           <>

@@ -13,11 +13,14 @@ import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
 
 /** Consent events that grant or confirm consent: each gets a certificate section of its own. */
 export const GRANTING_ACTIONS = new Set(["opt_in", "doi_confirmed", "email_confirm", "start", "email_resubscribe"]);
+/** Events that confirm who holds the number the consent is for (a code texted to it, entered on the account page). */
+export const CONFIRMING_ACTIONS = new Set(["phone_confirmed"]);
 
 export type CertificateEvent = {
   id: number;
   action: string;
   grants: boolean;
+  confirms: boolean;
   channel: string;
   occurredAt: string;
   /** The person's local time, from the area code's zone (first zone when it spans several). */
@@ -127,6 +130,7 @@ export async function buildCertificate(
         id: event.id,
         action: event.action,
         grants: GRANTING_ACTIONS.has(event.action),
+        confirms: CONFIRMING_ACTIONS.has(event.action),
         channel: event.channel,
         occurredAt: event.occurredAt.toISOString(),
         ...localTimeOf(event.occurredAt, event.phoneE164 ?? phone),
