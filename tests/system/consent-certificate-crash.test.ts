@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,7 +10,16 @@ import { mobileNumber, randomClientIp, waitFor } from "./support/traffic";
 const ADMIN = { email: "consent-crash@patriotinvestor.example", password: "Saratoga-1777-Freeman-Farm" };
 
 type SignedCertificate = {
-  certificate: { events: { action: string; clickId: string; chain: { seq: number; hash: string } | null }[]; chainHead: { seq: number } | null };
+  certificate: {
+    events: {
+      action: string;
+      clickId: string;
+      chain: { seq: number; hash: string } | null;
+      formServedAt: string | null;
+      servedPage: { documentSha256: string; pageSha256: string | null } | null;
+    }[];
+    chainHead: { seq: number } | null;
+  };
   signature: { value: string };
 };
 
@@ -17,7 +27,8 @@ type SignedCertificate = {
  * The server is killed with SIGKILL right after it answered 200 for an opt-in, most likely before
  * its sealing step (every second) had its turn, though the test cannot be sure of that: after a
  * restart the event is in the chain (sealed from the queue the opt-in's own statement filled) and
- * its certificate is there, covered by a signed head.
+ * its certificate is there, covered by a signed head. An opt-in on the page without JavaScript,
+ * acknowledged just before the kill, has its page as sent and the time it was sent.
  */
 describe("a consent certificate across kill -9", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "consent-crash-"));
@@ -40,6 +51,23 @@ describe("a consent certificate across kill -9", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: true });
+
+    // And one on the page, without JavaScript: the page as sent and the time it was sent travel
+    // with the form (its cookie), and are on the record before the answer.
+    const pageClickId = `crash-page-${Date.now()}`;
+    const landing = `${first.url}/opt-in?f_name=Sybil&sub2=${pageClickId}`;
+    const served = await fetch(landing);
+    const servedBytes = Buffer.from(await served.arrayBuffer());
+    const formCookie = served.headers.get("set-cookie")!.split(";")[0]!;
+    const servedAt = Date.now();
+    const form = new URLSearchParams({ clickId: pageClickId, firstName: "Sybil", lastName: "Ludington", phone: mobileNumber(700_002), smsConsent: "on", termsConsent: "on", interaction: "" });
+    const posted = await fetch(`${first.url}/opt-in`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: formCookie, Origin: first.url, Referer: landing, "X-Forwarded-For": randomClientIp() },
+      body: form,
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toContain("Welcome Patriot!");
     await first.kill9();
 
     const second = await startSite(env);
@@ -63,6 +91,15 @@ describe("a consent certificate across kill -9", () => {
     const page = await fetch(`${second.url}/admin/subscribers/${link![1]}/consent`, { headers: { Cookie: cookie } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("By checking this box");
+
+    const pageList = await (await fetch(`${second.url}/admin/subscribers?q=${pageClickId}`, { headers: { Cookie: cookie } })).text();
+    const pageLink = /\/admin\/subscribers\/([0-9a-f-]{36})\/consent/.exec(pageList);
+    expect(pageLink, "the page opt-in's Certificate link").not.toBeNull();
+    const fromPage = (await (await fetch(`${second.url}/admin/subscribers/${pageLink![1]}/consent.json`, { headers: { Cookie: cookie } })).json()) as SignedCertificate;
+    const event = fromPage.certificate.events[0]!;
+    expect(event).toMatchObject({ action: "opt_in", clickId: pageClickId });
+    expect(event.servedPage?.pageSha256).toBe(createHash("sha256").update(servedBytes).digest("hex"));
+    expect(Math.abs(Date.parse(event.formServedAt!) - servedAt)).toBeLessThan(5_000);
     expect(await second.stop()).toBe(0);
   });
 });
