@@ -110,6 +110,15 @@ export async function startServer(options: { port?: number; host?: string } = {}
     onError: (error) => logger.warn({ err: error }, "could not keep a rendered page on disk; it stays in memory"),
     onLoaded: (event) => logger.debug(event, "page loaded into memory"),
   });
+  // Disk copies nobody read for PAGE_FILES_KEEP_DAYS (earlier builds, earlier versions of edited
+  // pages) go, a minute after the start and then daily: the folder stays bounded by what is read.
+  const prunePageFiles = () =>
+    pages.store!.prune(env.PAGE_FILES_KEEP_DAYS * 86_400_000).then(
+      (removed) => removed > 0 && logger.info({ removed, keepDays: env.PAGE_FILES_KEEP_DAYS }, "removed page files not read for a while"),
+      (error: unknown) => logger.warn({ err: error }, "could not prune the page files"),
+    );
+  const pruneTimers = [setTimeout(() => void prunePageFiles(), 60_000), setInterval(() => void prunePageFiles(), 86_400_000)];
+  for (const timer of pruneTimers) timer.unref();
   const contentSync = getContentSync();
   contentSync.onSnapshot(() => livePages.refresh());
   const securityHeaders = baseSecurityHeaders(production);
@@ -254,6 +263,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
   // after the message it is sending, then close the database.
   const close = () =>
     (closing ??= (async () => {
+      for (const timer of pruneTimers) clearTimeout(timer);
       if (!contentReady) pending.add("rendering the content pages");
       await step(
         "finishing the requests in flight",

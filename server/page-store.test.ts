@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -88,5 +88,38 @@ describe("the page store", () => {
     expect(second.pages.stats()).toMatchObject({ diskHits: 1, renders: 0 });
     await second.pages.get(page("/articles/a", "v2"), v, now);
     expect(second.rendered).toEqual(["/articles/a"]);
+  });
+
+  it("removes disk copies not read for the set time, but never those of pages in memory, and renders a removed page again", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "page-store-"));
+    dirs.push(dir);
+    const writer = store(10_000, dir);
+    await writer.pages.get(page("/articles/old"), v, now);
+    await writer.pages.get(page("/articles/read"), v, now);
+    await writer.pages.get(page("/articles/edited", "v1"), v, now);
+    await writer.pages.get(page("/articles/edited", "v2"), v, now);
+    // A piece a killed process left behind.
+    writeFileSync(path.join(dir, "cut-off.body.4711-x"), "partial");
+    const day = 86_400_000;
+    const monthAgo = new Date(Date.now() - 31 * day);
+    for (const name of readdirSync(dir)) utimesSync(path.join(dir, name), monthAgo, monthAgo);
+
+    const reader = store(1_500, dir);
+    // Read from disk a month later: its time moves, so it stays.
+    await reader.pages.get(page("/articles/read"), v, now);
+    expect(reader.pages.stats()).toMatchObject({ diskHits: 1 });
+    const pagesOnDisk = () => new Set(readdirSync(dir).map((name) => name.split(".")[0])).size;
+    expect(pagesOnDisk()).toBe(5);
+    // The writer still holds every page in memory (a 10,000-byte budget): it removes none of those it holds (v1 of the edited page left its memory).
+    expect(await writer.pages.prune(30 * day)).toBe(2);
+    expect(pagesOnDisk()).toBe(3);
+    // The reader holds only the page it read: the other two go, and come back by rendering.
+    expect(await reader.pages.prune(30 * day)).toBe(2);
+    expect(pagesOnDisk()).toBe(1);
+    const again = store(10_000, dir);
+    await again.pages.get(page("/articles/old"), v, now);
+    await again.pages.get(page("/articles/read"), v, now);
+    expect(again.rendered).toEqual(["/articles/old"]);
+    expect(await again.pages.prune(30 * day)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { staticFileFromBody, type StaticFile } from "./static-files";
 
@@ -72,6 +72,9 @@ export function createPageStore(options: PageStoreOptions) {
     try {
       const meta = JSON.parse(await readFile(`${base}.json`, "utf8")) as { contentType: string; gzip: boolean; brotli: boolean };
       const [body, gzip, brotli] = await Promise.all([readFile(`${base}.body`), meta.gzip ? readFile(`${base}.gz`) : undefined, meta.brotli ? readFile(`${base}.br`) : undefined]);
+      // Used: its meta file's time moves, so pruning (below) keeps it.
+      const now = new Date();
+      await utimes(`${base}.json`, now, now).catch(() => undefined);
       return staticFileFromBody(body, page.key, { contentType: meta.contentType, gzip, brotli });
     } catch {
       return null;
@@ -153,6 +156,39 @@ export function createPageStore(options: PageStoreOptions) {
       return loading;
     },
     stats: () => ({ ...stats, pages: memory.size, bytes }),
+    /**
+     * Removes the disk copies not written or read for `maxAgeMs`: pages of earlier builds and hosts
+     * (another salt), earlier versions of edited pages (another digest), pages nobody asked for,
+     * and pieces a killed process left. A page kept in memory keeps its files. A page removed
+     * that is asked for again is rendered again: the folder stays bounded by what is read.
+     * Answers how many pages' files were removed.
+     */
+    async prune(maxAgeMs: number, now = Date.now()) {
+      if (!options.dir) return 0;
+      let names: string[];
+      try {
+        names = await readdir(options.dir);
+      } catch {
+        return 0;
+      }
+      const inMemory = new Set([...memory].map(([key, entry]) => fileName({ key, url: "", dependsOn: entry.dependsOn })));
+      const byPage = new Map<string, string[]>();
+      for (const name of names) {
+        const base = name.split(".")[0]!;
+        if (!inMemory.has(base)) byPage.set(base, [...(byPage.get(base) ?? []), name]);
+      }
+      let removed = 0;
+      for (const [base, files] of byPage) {
+        // A page's age is its meta file's (written last, touched on every read); pieces without
+        // one (a write cut off) go by their own age.
+        const meta = files.includes(`${base}.json`) ? `${base}.json` : files[0]!;
+        const age = await stat(path.join(options.dir, meta)).then((info) => now - info.mtimeMs, () => 0);
+        if (age < maxAgeMs) continue;
+        await Promise.all(files.map((name) => unlink(path.join(options.dir!, name)).catch(() => undefined)));
+        removed++;
+      }
+      return removed;
+    },
   };
 }
 

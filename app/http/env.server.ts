@@ -134,6 +134,8 @@ export const EnvSchema = z.object({
   SEND_TEST_QUIET_HOURS_OFFSET_MINUTES: z.coerce.number().int().min(-1440).max(1440).default(0),
   /** Memory for the article and author pages kept rendered (body + gzip + brotli), least recently used out first (decision 075). */
   PAGE_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
+  /** Days a page's disk copy under DATA_DIR/pages is kept without being read (server/page-store.ts). */
+  PAGE_FILES_KEEP_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   /** Items in /rss.xml and each category's feed: the latest ones, with full content (issue 26). */
   RSS_ITEMS: z.coerce.number().int().min(1).max(500).default(20),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
