@@ -8,7 +8,9 @@ import { logger } from "~/http/logger.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { hasSessionCookie } from "~/auth/session-cookie";
 import { refusedRequestStatus } from "~/http/refused-request";
-import { carriesConsentForm, formServedCookiesFromEnv } from "~/http/form-served.server";
+import { carriesConsentForm, formServedCookiesFromEnv, keepsRenderedPage, renderedPageTag } from "~/http/form-served.server";
+import { getDb } from "~/db/database.server";
+import { keepRenderedPage } from "~/services/consent/served-page.server";
 
 export const streamTimeout = 5_000;
 
@@ -59,7 +61,10 @@ export default function handleRequest(
         sink.on("end", () => {
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           const html = deferHydration(Buffer.concat(chunks).toString("utf8"));
-          resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+          keepRenderedFormPage(request, responseStatusCode, html, responseHeaders).then(
+            () => resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode })),
+            reject,
+          );
         });
         sink.on("error", reject);
         pipe(sink);
@@ -75,6 +80,22 @@ export default function handleRequest(
 
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/**
+ * A consent form's page that only a render can make (the newsletter's confirmation button) is
+ * kept as it is sent, and its cookie names it by SHA-256 (decision 080). A failure to keep it
+ * costs the record its page, never the person their page.
+ */
+async function keepRenderedFormPage(request: Request, status: number, html: string, headers: Headers) {
+  if (request.method !== "GET" || status !== 200 || !keepsRenderedPage(new URL(request.url).pathname)) return;
+  let sha256: string | undefined;
+  try {
+    sha256 = await keepRenderedPage(await getDb(), Buffer.from(html, "utf8"), "text/html; charset=utf-8");
+  } catch (error) {
+    logger.warn({ err: error }, "could not keep a consent form's page as it was sent");
+  }
+  headers.append("Set-Cookie", formServedCookiesFromEnv().setCookie(sha256 && renderedPageTag(sha256)));
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {

@@ -140,11 +140,13 @@ export function servedFormDocument(pages: MemoryPages, url: URL, etag?: string |
 }
 
 /**
- * The page as sent for `url` from a kept document: the opt-in document with the same cut and the
- * same writing-in, the home page as it is (nothing is written into it).
+ * The page as sent for `url` from a kept document: the opt-in document (`/opt-in`, `/` on a
+ * landing host) with the same cut and the same writing-in; any other page (the home page, a page
+ * kept as it was rendered) as it is.
  */
 export function fillServedForm(pages: MemoryPages, document: Buffer, url: URL): Buffer {
-  if (url.pathname === "/" && isMainDomain(url.host, pages.mainDomains)) return document;
+  const optIn = url.pathname === "/opt-in" || (url.pathname === "/" && !isMainDomain(url.host, pages.mainDomains));
+  if (!optIn) return document;
   const template = prefillTemplate({ body: document } as StaticFile);
   return prefilledDocument(template, readOptInPrefill(url.searchParams));
 }

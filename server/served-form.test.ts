@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servedPages } from "~/db/schema";
-import { keepServedPage, rebuildServedPage, setServedPageSource, sha256Hex } from "~/services/consent/served-page.server";
+import { keepRenderedPage, keepServedPage, rebuildServedPage, setServedPageSource, sha256Hex } from "~/services/consent/served-page.server";
 import { DB_KINDS, useTestDatabase } from "../tests/support/test-db";
 import { escapeAttribute } from "./opt-in-prefill";
 import { fillServedForm, servedFormDocument, type MemoryPages } from "./pages";
@@ -58,7 +58,7 @@ describe.each(DB_KINDS)("kept served pages on %s", (kind) => {
   beforeAll(() => setServedPageSource({ documentFor: (url, etag) => servedFormDocument(pages, url, etag), fill: (document, url) => fillServedForm(pages, document, url) }));
   afterAll(() => setServedPageSource(undefined));
 
-  const site = { origin: "https://news.example.com", documentEtag: null };
+  const site = { origin: "https://news.example.com", documentEtag: null, renderedSha256: null, signedIn: false };
 
   it("keeps the document once, only for this site's own page, and rebuilds the page byte for byte; the rows cannot be changed", async () => {
     const { db } = database;
@@ -99,6 +99,17 @@ describe.each(DB_KINDS)("kept served pages on %s", (kind) => {
       pages.live = new Map([["/#home", home]]);
       pages.earlierHomes = undefined;
     }
+
+    // A page only a render makes (the newsletter's confirmation button): kept as it was sent and
+    // named by the cookie, for a signed-in person too; a name with no kept page names nothing.
+    const confirmPage = Buffer.from('<!DOCTYPE html><title>Confirm</title><form method="post"><button>Confirm my subscription</button></form>');
+    const confirmSha256 = await keepRenderedPage(db, confirmPage, "text/html; charset=utf-8");
+    const confirmUrl = "https://news.example.com/newsletter/confirm?token=t0k3n";
+    expect(await keepServedPage(db, confirmUrl, { ...site, renderedSha256: confirmSha256, signedIn: true })).toBe(confirmSha256);
+    expect(await keepServedPage(db, confirmUrl, { ...site, renderedSha256: "f".repeat(64) })).toBeNull();
+    expect((await rebuildServedPage(db, confirmSha256, confirmUrl))!.body.equals(confirmPage)).toBe(true);
+    // A signed-in person's opt-in page is rendered for them: no shared document names it.
+    expect(await keepServedPage(db, landing, { ...site, signedIn: true })).toBeNull();
 
     await expect(db.execute(sql`UPDATE served_pages SET body = '\\x00'::bytea`)).rejects.toThrow();
     await expect(db.execute(sql`DELETE FROM served_pages`)).rejects.toThrow();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { carriesConsentForm, FORM_SERVED_COOKIE, formServedCookies } from "./form-served.server";
+import { carriesConsentForm, FORM_SERVED_COOKIE, formServedCookies, keepsRenderedPage, renderedPageTag } from "./form-served.server";
 
 const secret = "a secret of the deployment, thirty-two characters or more";
 const sent = Date.UTC(2026, 10, 26, 14, 30, 5, 123);
@@ -15,12 +15,14 @@ describe("the cookie that says when a form's page was sent", () => {
     const setCookie = cookies.setCookie(etag, sent);
     expect(setCookie).toMatch(new RegExp(`^${FORM_SERVED_COOKIE}=${sent}\\.Qx3h7bVf0aKpZ1c2d3e4f5\\.[\\w-]{22}; Path=/; Max-Age=86400; HttpOnly; SameSite=Lax; Secure$`));
     const header = `theme=dark; ${cookieOf(setCookie)}; other=1`;
-    expect(cookies.read(header, sent + 9_500)).toEqual({ at: new Date(sent), documentEtag: etag });
+    expect(cookies.read(header, sent + 9_500)).toEqual({ at: new Date(sent), documentEtag: etag, renderedSha256: null });
     expect(cookies.servedAt(header, sent + 9_500)).toEqual(new Date(sent));
   });
 
-  it("may name no document (a page rendered per request)", () => {
-    expect(cookies.read(cookieOf(cookies.setCookie(undefined, sent)), sent + 1)).toEqual({ at: new Date(sent), documentEtag: null });
+  it("may name no document (a page rendered per request), or a page kept as rendered by its SHA-256", () => {
+    expect(cookies.read(cookieOf(cookies.setCookie(undefined, sent)), sent + 1)).toEqual({ at: new Date(sent), documentEtag: null, renderedSha256: null });
+    const sha256 = "9f".repeat(32);
+    expect(cookies.read(cookieOf(cookies.setCookie(renderedPageTag(sha256), sent)), sent + 1)).toEqual({ at: new Date(sent), documentEtag: null, renderedSha256: sha256 });
   });
 
   it("is not believed when its time, its document or its signature was changed, or under another secret", () => {
@@ -50,5 +52,10 @@ describe("the pages that carry a consent form", () => {
   it("are the opt-in page, the home page (the newsletter form, which posts to /home) and the account page (its phone confirmation)", () => {
     expect(["/", "/opt-in", "/home", "/account"].every(carriesConsentForm)).toBe(true);
     expect(["/about", "/blog", "/opt-in.data", "/admin"].some(carriesConsentForm)).toBe(false);
+  });
+
+  it("of which only the newsletter's confirmation page is kept as rendered", () => {
+    expect(keepsRenderedPage("/newsletter/confirm")).toBe(true);
+    expect(["/", "/opt-in", "/account", "/newsletter/preferences"].some(keepsRenderedPage)).toBe(false);
   });
 });

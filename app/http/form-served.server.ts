@@ -17,8 +17,19 @@ const MAX_AGE_SECONDS = 86_400;
 const CLOCK_SKEW_MS = 2_000;
 const SIGNATURE_CHARS = 22; // 128 bits of HMAC-SHA-256, base64url
 
-/** What a valid cookie says: when the page was sent and, for a page sent from memory, its document's ETag. */
-export type FormServed = { at: Date; documentEtag: string | null };
+/**
+ * What a valid cookie says: when the page was sent and which page: for a page sent from memory its
+ * document's ETag, for a page rendered and kept at once (RENDERED_FORM_PAGES) its SHA-256.
+ */
+export type FormServed = { at: Date; documentEtag: string | null; renderedSha256: string | null };
+
+/** A SHA-256 in the cookie: base64url, 43 characters (an ETag's digest has 22). */
+const SHA256_TAG_CHARS = 43;
+
+/** The cookie's tag for a rendered page kept by its SHA-256 (hex). */
+export function renderedPageTag(sha256Hex: string) {
+  return Buffer.from(sha256Hex, "hex").toString("base64url");
+}
 
 export type FormServedCookies = {
   /**
@@ -46,7 +57,8 @@ export function formServedCookies(secret: string, secure: boolean): FormServedCo
     if (ms > now + CLOCK_SKEW_MS || now - ms > MAX_AGE_SECONDS * 1000) return null;
     const tag = match[2]!;
     if (!timingSafeEqual(Buffer.from(sign(ms, tag)), Buffer.from(match[3]!))) return null;
-    return { at: new Date(ms), documentEtag: tag ? `"${tag}"` : null };
+    const rendered = tag.length === SHA256_TAG_CHARS;
+    return { at: new Date(ms), documentEtag: tag && !rendered ? `"${tag}"` : null, renderedSha256: rendered ? Buffer.from(tag, "base64url").toString("hex") : null };
   };
   return {
     setCookie(etag = "", now = Date.now()) {
@@ -87,20 +99,33 @@ export function carriesConsentForm(pathname: string) {
   return pathname === "/" || pathname === "/opt-in" || pathname === "/home" || pathname === "/account";
 }
 
+/**
+ * Pages rendered per request whose form confirms consent, kept as rendered (in served_pages) when
+ * they are sent, because no document could rebuild them: the newsletter's confirmation page (its
+ * button). The cookie then names the page by its SHA-256. Only a few renders per e-mail sent.
+ */
+export function keepsRenderedPage(pathname: string) {
+  return pathname === "/newsletter/confirm";
+}
+
 /** The page a consent form came from, as far as the record can keep it (decisions 079, 080). */
 export type FormPage = {
   /** This site's address the form was posted to: only a page of this origin is kept. */
   origin: string;
   /** The ETag of the document the page was sent from, from the cookie; null when unknown. */
   documentEtag: string | null;
+  /** The SHA-256 of the page as rendered and kept when it was sent (RENDERED_FORM_PAGES), from the cookie. */
+  renderedSha256: string | null;
+  /**
+   * A signed-in person's pages are rendered for them, not sent from a shared document: only a page
+   * kept as rendered can be theirs.
+   */
+  signedIn: boolean;
 };
 
-/**
- * The form page of a submission, or undefined for a signed-in person, whose page is rendered per
- * request and so not from a document that can be kept.
- */
-export function formPageOf(request: Request): FormPage | undefined {
+/** The form page of a submission, from its cookies. */
+export function formPageOf(request: Request): FormPage {
   const cookie = request.headers.get("cookie");
-  if (hasSessionCookie(cookie)) return undefined;
-  return { origin: new URL(request.url).origin, documentEtag: formServedCookiesFromEnv().read(cookie)?.documentEtag ?? null };
+  const served = formServedCookiesFromEnv().read(cookie);
+  return { origin: new URL(request.url).origin, documentEtag: served?.documentEtag ?? null, renderedSha256: served?.renderedSha256 ?? null, signedIn: hasSessionCookie(cookie) };
 }

@@ -50,8 +50,7 @@ export async function newsletterAction(request: Request) {
 
   const env = getEnv();
   const evidence = requestEvidence(request);
-  const page = formPageOf(request);
-  const servedPageSha256 = page ? await keepServedPage(db, evidence.pageUrl, page) : null;
+  const servedPageSha256 = await keepServedPage(db, evidence.pageUrl, formPageOf(request));
   const result = await subscribeToNewsletter(
     db,
     { ...parsed.data, evidence, interaction: parseInteraction(fields.interaction), servedPageSha256 },

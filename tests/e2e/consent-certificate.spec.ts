@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { E2E_MAIL_URL } from "../support/e2e-env";
 import { expect, gotoHydrated, randomIp, randomMobile, test, signInAsAdmin } from "../support/fixtures";
+import type { CapturedMail } from "../support/smtp-capture";
 
 async function axeClean(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
@@ -196,7 +198,7 @@ test("the certificate rebuilds the form page exactly as it was served, with and 
   await admin.close();
 });
 
-test("a newsletter sign-up from the home page keeps the page as it was sent, when it was sent, and the typing of each field", async ({ page, browser }) => {
+test("a newsletter sign-up from the home page keeps the page as it was sent, when it was sent, and the typing of each field; so does its confirmation page", async ({ page, browser, request }) => {
   const email = `cert-reader-${Date.now()}@example.com`;
   const response = await gotoHydrated(page, "/");
   const sent = await response!.body();
@@ -209,6 +211,20 @@ test("a newsletter sign-up from the home page keeps the page as it was sent, whe
   await form.getByLabel(/I agree to the/).check();
   await form.getByRole("button", { name: "Subscribe" }).click();
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Successfully Subscribed!" })).toHaveCount(1);
+
+  // The confirmation link from the e-mail: a page rendered for this one request, with its button.
+  let confirmLink: string | undefined;
+  await expect
+    .poll(async () => {
+      const mails = (await (await request.get(`${E2E_MAIL_URL}?to=${encodeURIComponent(email)}`)).json()) as CapturedMail[];
+      confirmLink = mails.flatMap((mail) => mail.links).find((url) => url.includes("/newsletter/confirm?token="));
+      return Boolean(confirmLink);
+    })
+    .toBe(true);
+  const confirmPage = await page.goto(confirmLink!);
+  const confirmBytes = await confirmPage!.body();
+  await page.getByRole("button", { name: "Confirm my subscription" }).click();
+  await expect(page.getByText("Subscription Confirmed")).toBeVisible();
 
   const admin = await browser.newContext({ ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   const staff = await admin.newPage();
@@ -230,6 +246,14 @@ test("a newsletter sign-up from the home page keeps the page as it was sent, whe
   const rebuilt = await staff.request.get(href!);
   expect(rebuilt.status()).toBe(200);
   expect(Buffer.compare(await rebuilt.body(), sent)).toBe(0);
+
+  // The confirmation: the page with the button, exactly as it was sent.
+  const confirmed = staff.locator(".certificate-event").filter({ has: staff.getByRole("heading", { name: /Newsletter confirmed/ }) });
+  await expect(confirmed).toContainText(`page SHA-256 ${createHash("sha256").update(confirmBytes).digest("hex")}`);
+  await expect(confirmed).toContainText(/Form page sent \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back/);
+  const confirmHref = await confirmed.getByRole("link", { name: "View the form as served" }).getAttribute("href");
+  const confirmRebuilt = await staff.request.get(confirmHref!);
+  expect(Buffer.compare(await confirmRebuilt.body(), confirmBytes)).toBe(0);
   await axeClean(staff);
   await admin.close();
 });

@@ -28,8 +28,10 @@ function interactionText(event: CertificateEvent) {
 
 function EventSection({ event, head, formHref }: { event: CertificateEvent; head: { seq: number } | null; formHref?: (eventId: number) => string }) {
   const signed = event.chain && head && event.chain.seq <= head.seq;
-  // The events a person made by sending a form (not texts, links or staff).
+  // The events a person made by sending a form (not texts, links or staff); the confirmations
+  // made on a page (the newsletter's button, the account's code) have a served time and page too.
   const onForm = event.action === "opt_in" || event.action === "email_subscribe";
+  const onPage = onForm || event.confirms || event.action === "email_confirm";
   return (
     <section aria-labelledby={`event-${event.id}`} className="certificate-event break-inside-avoid rounded-md border border-border p-4">
       <h2 id={`event-${event.id}`} className="text-xl font-bold text-primary">
@@ -46,9 +48,9 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
         <Row label="E-mail" value={event.email} />
         <Row label="SMS box" value={event.smsCheckbox === null ? null : event.smsCheckbox ? "ticked" : "not ticked"} />
         <Row label="Terms box" value={event.termsCheckbox === null ? null : event.termsCheckbox ? "ticked" : "not ticked"} />
-        {onForm || event.confirms ? <Row label={T.formServed} value={event.formServedAt ? T.formServedAt(event.formServedAt, event.occurredAt) : T.formServedUnknown} /> : null}
+        {onPage ? <Row label={T.formServed} value={event.formServedAt ? T.formServedAt(event.formServedAt, event.occurredAt) : T.formServedUnknown} /> : null}
         {onForm ? <Row label={T.onTheForm} value={interactionText(event)} /> : null}
-        {onForm ? (
+        {onPage ? (
           <>
             <dt className="font-bold">{T.formAsServed}</dt>
             <dd className="[overflow-wrap:anywhere]">

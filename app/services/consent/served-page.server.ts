@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { servedPages } from "~/db/schema";
+import type { FormPage } from "~/http/form-served.server";
 
 /**
  * The page a form was served in (decision 079). The server answers the opt-in page from memory:
@@ -48,9 +49,15 @@ function parse(pageUrl: string | null) {
  * Written before the consent event that names it, so the event never names a missing document; a
  * document already kept costs nothing.
  */
-export async function keepServedPage(db: Db, pageUrl: string | null, page: { origin: string; documentEtag: string | null }): Promise<string | null> {
+export async function keepServedPage(db: Db, pageUrl: string | null, page: FormPage): Promise<string | null> {
   const url = parse(pageUrl);
   if (!url || url.origin !== page.origin) return null;
+  // A page kept as it was rendered (decision 080): named by the cookie, kept before it was sent.
+  if (page.renderedSha256) {
+    const [row] = await db.select({ sha256: servedPages.sha256 }).from(servedPages).where(eq(servedPages.sha256, page.renderedSha256));
+    return row?.sha256 ?? null;
+  }
+  if (page.signedIn) return null;
   const document = holder.source?.documentFor(url, page.documentEtag);
   if (!document || (page.documentEtag !== null && page.documentEtag !== document.etag)) return null;
   let sha256 = holder.hashes.get(document.body);
@@ -58,13 +65,26 @@ export async function keepServedPage(db: Db, pageUrl: string | null, page: { ori
     sha256 = sha256Hex(document.body);
     holder.hashes.set(document.body, sha256);
   }
+  await storePage(db, sha256, document.body, document.contentType);
+  return sha256;
+}
+
+/**
+ * Keeps a page rendered for one request, as it is sent, and answers its SHA-256 (decision 080):
+ * the pages of RENDERED_FORM_PAGES, which no kept document could rebuild.
+ */
+export async function keepRenderedPage(db: Db, body: Buffer, contentType: string) {
+  const sha256 = sha256Hex(body);
+  await storePage(db, sha256, body, contentType);
+  return sha256;
+}
+
+async function storePage(db: Db, sha256: string, body: Buffer, contentType: string) {
   let kept = holder.kept.get(db);
   if (!kept) holder.kept.set(db, (kept = new Set()));
-  if (!kept.has(sha256)) {
-    await db.insert(servedPages).values({ sha256, body: document.body, contentType: document.contentType }).onConflictDoNothing();
-    kept.add(sha256);
-  }
-  return sha256;
+  if (kept.has(sha256)) return;
+  await db.insert(servedPages).values({ sha256, body, contentType }).onConflictDoNothing();
+  kept.add(sha256);
 }
 
 export type ServedPage = { documentSha256: string; pageSha256: string; contentType: string; body: Buffer };

@@ -79,7 +79,8 @@ export type ConfirmResult = { ok: true; email: string; emailToken: string } | { 
  * The POST of the confirmation page: uses the token once and makes the subscription active, with
  * the confirmation recorded as consent evidence (who, when, from where).
  */
-export async function confirmSubscription(db: Db, token: string, evidence: RequestEvidence): Promise<ConfirmResult> {
+/** `servedPageSha256`: the confirmation page as it was sent, kept in served_pages (decision 080). */
+export async function confirmSubscription(db: Db, token: string, evidence: RequestEvidence, servedPageSha256: string | null = null): Promise<ConfirmResult> {
   return db.transaction(async (tx) => {
     const [used] = await tx
       .update(newsletterConfirmations)
@@ -115,6 +116,7 @@ export async function confirmSubscription(db: Db, token: string, evidence: Reque
       lastName: subscriber.lastName,
       source: "confirmation-link",
       ...evidence,
+      servedPageSha256,
     });
     return { ok: true as const, email: subscriber.email!, emailToken: subscriber.emailToken! };
   });
