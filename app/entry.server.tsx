@@ -8,7 +8,7 @@ import { logger } from "~/http/logger.server";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { hasSessionCookie } from "~/auth/session-cookie";
 import { refusedRequestStatus } from "~/http/refused-request";
-import { carriesConsentForm, formServedCookiesFromEnv, keepsRenderedPage, renderedPageTag } from "~/http/form-served.server";
+import { formServedCookiesFromEnv, keepsRenderedPage, renderedPageTag } from "~/http/form-served.server";
 import { getDb } from "~/db/database.server";
 import { keepRenderedPage } from "~/services/consent/served-page.server";
 
@@ -39,10 +39,6 @@ export default function handleRequest(
   const nonce = isMemoryRender(request) ? undefined : createNonce();
   if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([`'nonce-${nonce}'`]));
   markPersonal(request, responseHeaders);
-  // A page with a consent form says when it was sent (decision 080).
-  if (responseStatusCode < 500 && carriesConsentForm(new URL(request.url).pathname)) {
-    responseHeaders.append("Set-Cookie", formServedCookiesFromEnv().setCookie());
-  }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Every page is sent complete (no streamed Suspense fallbacks): our loaders are fast, and

@@ -23,13 +23,14 @@ import { createLivePages, renderStoredPage } from "./live-pages";
 import { createPageStore } from "./page-store";
 import { currentSnapshot } from "~/content/published";
 import { sendFile, sendPrefilled } from "./serve-static";
-import type { StaticFile } from "./static-files";
-import { carriesConsentForm, formServedCookiesFromEnv } from "~/http/form-served.server";
+import { formServedCookiesFromEnv } from "~/http/form-served.server";
+import { FORM_SEEN_PATH } from "~/lib/form-seen";
+import { formDocumentEtag, sendFormSeen } from "./form-seen";
 import { handleFastRoute } from "./fast-routes";
 import { isCrossSiteWrite } from "./request-guard";
 import { settleUnreadBody } from "./unread-body";
 import { allowedMethods } from "./allowed-methods";
-import { applyPublicOrigin, publicOrigin, siteOrigin } from "./public-url";
+import { applyPublicOrigin, originText, publicOrigin, siteOrigin } from "./public-url";
 import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/database-unavailable.server";
 import { REFUSALS } from "~/http/refusals";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts";
@@ -154,21 +155,23 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const publicUrl = { siteUrl: env.SITE_URL, trustedHops: env.TRUST_PROXY };
   const site = siteOrigin(env.SITE_URL);
 
-  // A consent form's page says when it was sent, in a signed cookie (decision 080).
   const formServed = formServedCookiesFromEnv(env);
-  const formServedCookie = (req: IncomingMessage, file: StaticFile) =>
-    file.contentType.startsWith("text/html") && carriesConsentForm((req.url ?? "/").split("?")[0]!) ? formServed.setCookie(file.etag) : undefined;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // One answer to "which URL did the visitor ask for" (decision 058), written into the headers
     // before anything reads them: the host rule of the memory pages included.
     const origin = publicOrigin(req, publicUrl, site);
     applyPublicOrigin(req, origin);
+    // The image of a consent form: the time it was shown, in a signed cookie (decision 080).
+    if ((req.url ?? "").split("?")[0] === FORM_SEEN_PATH && (req.method === "GET" || req.method === "HEAD")) {
+      sendFormSeen(req, res, formServed.setCookie(formDocumentEtag(pages, req.headers.referer, originText(origin))), securityHeaders);
+      return;
+    }
     // Prerendered pages and files first, with no per-request work beyond choosing the bytes.
     const fromMemory = answerFromMemory(req, pages);
     if (fromMemory) {
-      if ("file" in fromMemory) sendFile(req, res, fromMemory.file, securityHeaders, formServedCookie(req, fromMemory.file));
-      else sendPrefilled(req, res, fromMemory.template, fromMemory.prefill, securityHeaders, formServed.setCookie(fromMemory.template.file.etag));
+      if ("file" in fromMemory) sendFile(req, res, fromMemory.file, securityHeaders);
+      else sendPrefilled(req, res, fromMemory.template, fromMemory.prefill, securityHeaders);
       return;
     }
     // An article or author page not kept yet: from disk or rendered now, kept, then sent like the

@@ -40,10 +40,13 @@ describe("isCrossSiteWrite", () => {
     expect(crossSite(request("DELETE", { origin: "https://evil.example" }))).toBe(true);
   });
 
-  it("refuses browser cross-site posts without Origin, and cookie-bearing posts with no origin at all", () => {
+  it("refuses browser cross-site posts without Origin, and posts with a session cookie but no origin at all", () => {
     expect(crossSite(request("POST", { "sec-fetch-site": "cross-site" }))).toBe(true);
     expect(crossSite(request("POST", { referer: "https://evil.example/page" }))).toBe(true);
-    expect(crossSite(request("POST", { cookie: "session=abc" }))).toBe(true);
+    expect(crossSite(request("POST", { cookie: "__Secure-better-auth.session_token=abc.def" }))).toBe(true);
+    expect(crossSite(request("POST", { cookie: "theme=dark; better-auth.session_token=abc.def" }))).toBe(true);
+    // A cookie that grants nothing (the consent form's served time) is no session to ride on.
+    expect(crossSite(request("POST", { cookie: "form_served=1795675036527..5wsgKnHXEToCBV6qhQ7GKt" }))).toBe(false);
   });
 
   it("lets server-to-server posts without cookies through (webhooks)", () => {

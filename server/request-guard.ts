@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { hasSessionCookie } from "~/auth/session-cookie";
 import { originText, type PublicOrigin } from "./public-url";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -18,9 +19,11 @@ function originOf(url: string) {
  * (/api/*), and better-auth only checks requests that carry cookies. Rules:
  * - `Origin: null` (sandboxed frames, some redirects) and a foreign Origin are refused;
  * - without Origin, a browser's `Sec-Fetch-Site: cross-site` or a foreign Referer is refused;
- * - a request with cookies but neither Origin nor Referer is refused (browsers always send one);
+ * - a request with a session cookie but neither Origin nor Referer is refused (browsers always
+ *   send one);
  * - a request with none of these (a server such as Twilio's webhooks, curl) passes: it cannot
- *   ride on a visitor's session.
+ *   ride on a visitor's session. Other cookies (the consent form's `form_served`, decision 080)
+ *   carry no authority: a client that kept one is not refused for it.
  * Ours are whole origins (scheme, host and port), as React Router compares them: the request's
  * public origin (server/public-url.ts, decision 058) and SITE_URL's.
  */
@@ -33,5 +36,5 @@ export function isCrossSiteWrite(req: IncomingMessage, origins: { site: PublicOr
   if (req.headers["sec-fetch-site"] === "cross-site") return true;
   const referer = req.headers.referer;
   if (referer !== undefined) return !ours(originOf(referer));
-  return req.headers.cookie !== undefined;
+  return hasSessionCookie(req.headers.cookie);
 }

@@ -43,19 +43,17 @@ function accepts(req: IncomingMessage) {
 }
 
 /** Answers a GET/HEAD with a file held in memory (server/pages.ts decides which). */
-/** `setCookie`: a Set-Cookie value sent with this answer only (a consent form's page, decision 080). */
-export function sendFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, securityHeaders: Record<string, string>, setCookie?: string) {
+export function sendFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, securityHeaders: Record<string, string>) {
   const answers = prepare(file, securityHeaders);
-  const headers = (prepared: string[]) => (setCookie ? [...prepared, "Set-Cookie", setCookie] : prepared);
   if (req.headers["if-none-match"] === file.etag) {
-    res.writeHead(304, headers(answers.notModified));
+    res.writeHead(304, answers.notModified);
     res.end();
     return;
   }
   const accepted = accepts(req);
   const [encoding, body]: [Encoding, Buffer] =
     accepted.br && file.brotli ? ["br", file.brotli] : accepted.gzip && file.gzip ? ["gzip", file.gzip] : ["identity", file.body];
-  res.writeHead(200, headers(answers[encoding]));
+  res.writeHead(200, answers[encoding]);
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
@@ -72,7 +70,6 @@ export function sendPrefilled(
   template: PrefillTemplate,
   prefill: OptInPrefill,
   securityHeaders: Record<string, string>,
-  setCookie: string,
 ) {
   const gzip = accepts(req).gzip;
   const chunks = gzip ? prefilledGzip(template, prefill) : [prefilledDocument(template, prefill)];
@@ -86,7 +83,7 @@ export function sendPrefilled(
     answers = { gzip: [...common, "Content-Encoding", "gzip"], identity: common };
     preparedPrefilled.set(template, answers);
   }
-  res.writeHead(200, [...(gzip ? answers.gzip : answers.identity), "Content-Length", String(length), "Set-Cookie", setCookie]);
+  res.writeHead(200, [...(gzip ? answers.gzip : answers.identity), "Content-Length", String(length)]);
   if (req.method === "HEAD") return res.end();
   // Corked: the parts leave in one writev, the large constant ones without being copied.
   res.cork();

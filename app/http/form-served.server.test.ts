@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { carriesConsentForm, FORM_SERVED_COOKIE, formServedCookies, keepsRenderedPage, renderedPageTag } from "./form-served.server";
+import { FORM_SERVED_COOKIE, formServedCookies, keepsRenderedPage, renderedPageTag } from "./form-served.server";
 
 const secret = "a secret of the deployment, thirty-two characters or more";
 const sent = Date.UTC(2026, 10, 26, 14, 30, 5, 123);
@@ -48,13 +48,8 @@ describe("the cookie that says when a form's page was sent", () => {
   });
 });
 
-describe("the pages that carry a consent form", () => {
-  it("are the opt-in page, the home page (the newsletter form, which posts to /home) and the account page (its phone confirmation)", () => {
-    expect(["/", "/opt-in", "/home", "/account"].every(carriesConsentForm)).toBe(true);
-    expect(["/about", "/blog", "/opt-in.data", "/admin"].some(carriesConsentForm)).toBe(false);
-  });
-
-  it("of which only the newsletter's confirmation page is kept as rendered", () => {
+describe("the pages kept as rendered", () => {
+  it("are only the newsletter's confirmation page", () => {
     expect(keepsRenderedPage("/newsletter/confirm")).toBe(true);
     expect(["/", "/opt-in", "/account", "/newsletter/preferences"].some(keepsRenderedPage)).toBe(false);
   });

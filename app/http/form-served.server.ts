@@ -4,10 +4,12 @@ import { consentSigningSecret } from "~/services/consent/signing.server";
 import { getEnv, type Env } from "./env.server";
 
 /**
- * When the server sent a page with a consent form (decision 080). The page itself is the same
- * bytes for everybody (answered from memory), so the time travels in a cookie set with it,
- * signed, and comes back with the form: the server's own "served at", with or without
- * JavaScript, that neither the person nor a lead seller can set.
+ * When the server showed a page with a consent form (decision 080). The page itself is the same
+ * bytes for everybody (answered from memory) and sets no cookie (public pages stay cacheable), so
+ * each form loads an image (FORM_SEEN_PATH) whose answer sets this signed cookie; it comes back
+ * with the form: the server's own time of the showing, with or without JavaScript, that neither
+ * the person nor a lead seller can set. The newsletter's confirmation page, rendered per request,
+ * sets it with the page itself.
  */
 export const FORM_SERVED_COOKIE = "form_served";
 
@@ -87,16 +89,6 @@ let cached: { env: Env; cookies: FormServedCookies } | undefined;
 export function formServedCookiesFromEnv(env = getEnv()): FormServedCookies {
   if (cached?.env !== env) cached = { env, cookies: formServedCookies(consentSigningSecret(env), env.SITE_URL.startsWith("https:")) };
   return cached.cookies;
-}
-
-/**
- * The pages that carry a consent form: the opt-in page (also `/` on a landing host), the home
- * page with the newsletter form (whose action is /home) and the account page (its phone
- * confirmation). Their documents set the cookie, whether answered from memory (server/app.ts) or
- * rendered (entry.server.tsx).
- */
-export function carriesConsentForm(pathname: string) {
-  return pathname === "/" || pathname === "/opt-in" || pathname === "/home" || pathname === "/account";
 }
 
 /**

@@ -46,10 +46,10 @@ export const CERTIFICATE_TEXTS = {
     `page SHA-256 ${pageSha256 ?? "(cannot be rebuilt here)"}; kept document SHA-256 ${documentSha256} (the opt-in page's with the landing address's values written in; the home page's as it is)`,
   viewForm: "View the form as served",
   noInteraction: "No record from the page: its JavaScript did not run (or the request came from the API).",
-  formServed: "Form page sent (server)",
+  formServed: "Form page shown (server)",
   formServedAt: (servedAt: string, occurredAt: string) =>
     `${servedAt.replace("T", " ").replace("Z", " UTC")}; the form came back ${((Date.parse(occurredAt) - Date.parse(servedAt)) / 1000).toFixed(1)} s later (both the server's clock)`,
-  formServedUnknown: "not known (no valid cookie of the page came back with the form: the API, or cookies refused)",
+  formServedUnknown: "not known (no valid cookie from the form's image came back with it: the API, images off or cookies refused)",
   rndHeading: "Reassigned Numbers Database answers",
   rndTable: "Table of the answers",
   rndIntro:

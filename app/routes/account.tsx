@@ -14,6 +14,7 @@ import { notify } from "~/lib/notify";
 import { pageMeta } from "~/lib/route-meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import { accountSubscriptions } from "~/services/account.server";
+import { FormSeenImage } from "~/components/forms/form-seen-image";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -217,6 +218,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               <div className="space-y-3">
                 <Form method="post" className="space-y-3">
                   {hidden("confirm-phone")}
+                  <FormSeenImage />
                   <input type="hidden" name="phone" value={codeFor} />
                   <Field
                     label={`Code texted to ${codeFor}`}

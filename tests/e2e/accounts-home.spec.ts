@@ -383,7 +383,7 @@ test.describe("a reader's account page", () => {
     await staff.locator("tbody tr").filter({ hasText: e164 }).getByRole("link", { name: "Certificate" }).click();
     const confirmed = staff.locator(".certificate-event").filter({ has: staff.getByRole("heading", { name: /Number confirmed by its holder/ }) });
     await expect(confirmed).toContainText("Confirms the number is the person's");
-    await expect(confirmed).toContainText(/Form page sent \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back/);
+    await expect(confirmed).toContainText(/Form page shown \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back/);
     await admin.close();
 
     await page.getByRole("button", { name: "Stop SMS Alerts" }).click();

@@ -93,7 +93,7 @@ test("an opt-in on the page records, where JavaScript ran, how long each field w
   const noJs = await browser.newContext({ javaScriptEnabled: false, ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
   const plain = await noJs.newPage();
   const withoutJs = `click-nojs-${Date.now()}`;
-  // The server's clock and this test's are the same machine's.
+  // The server's clock and this test's are the same machine's (the image loads with the page).
   const beforeServed = Date.now();
   await plain.goto(`/opt-in?sub2=${withoutJs}`);
   const afterServed = Date.now();
@@ -129,12 +129,12 @@ test("an opt-in on the page records, where JavaScript ran, how long each field w
   await axeClean(staff);
 
   // Where JavaScript ran, the server's times are there too.
-  expect(text).toMatch(/Form page sent \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back \d+\.\d s later/);
+  expect(text).toMatch(/Form page shown \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back \d+\.\d s later/);
 
   const untimed = await certificateOf(withoutJs, "Phillis Wheatley");
   await expect(untimed).toContainText("No record from the page: its JavaScript did not run");
-  // Without JavaScript: the server's time of sending the page, from the cookie it set with it.
-  const served = /Form page sent \(server\)(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) UTC; the form came back (\d+\.\d) s later/.exec((await untimed.textContent()) ?? "");
+  // Without JavaScript: the server's time of showing the page, from the cookie its form's image set.
+  const served = /Form page shown \(server\)(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) UTC; the form came back (\d+\.\d) s later/.exec((await untimed.textContent()) ?? "");
   expect(served).not.toBeNull();
   const servedAt = Date.parse(`${served![1]!.replace(" ", "T")}Z`);
   expect(servedAt).toBeGreaterThanOrEqual(beforeServed - 1_000);
@@ -238,7 +238,7 @@ test("a newsletter sign-up from the home page keeps the page as it was sent, whe
   const typing = /typing: first name (\d+\.\d) s, last name (\d+\.\d) s, e-mail (\d+\.\d) s, phone (\d+\.\d) s/.exec(text);
   expect(typing, text).not.toBeNull();
   expect(Number(typing![3])).toBeGreaterThan(0.5);
-  expect(text).toMatch(/Form page sent \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back \d+\.\d s later/);
+  expect(text).toMatch(/Form page shown \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back \d+\.\d s later/);
   // The home page as the browser received it, byte for byte.
   const sha256 = createHash("sha256").update(sent).digest("hex");
   await expect(certificate).toContainText(`page SHA-256 ${sha256}`);
@@ -250,7 +250,7 @@ test("a newsletter sign-up from the home page keeps the page as it was sent, whe
   // The confirmation: the page with the button, exactly as it was sent.
   const confirmed = staff.locator(".certificate-event").filter({ has: staff.getByRole("heading", { name: /Newsletter confirmed/ }) });
   await expect(confirmed).toContainText(`page SHA-256 ${createHash("sha256").update(confirmBytes).digest("hex")}`);
-  await expect(confirmed).toContainText(/Form page sent \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back/);
+  await expect(confirmed).toContainText(/Form page shown \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back/);
   const confirmHref = await confirmed.getByRole("link", { name: "View the form as served" }).getAttribute("href");
   const confirmRebuilt = await staff.request.get(confirmHref!);
   expect(Buffer.compare(await confirmRebuilt.body(), confirmBytes)).toBe(0);

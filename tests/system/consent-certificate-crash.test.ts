@@ -28,7 +28,7 @@ type SignedCertificate = {
  * its sealing step (every second) had its turn, though the test cannot be sure of that: after a
  * restart the event is in the chain (sealed from the queue the opt-in's own statement filled) and
  * its certificate is there, covered by a signed head. An opt-in on the page without JavaScript,
- * acknowledged just before the kill, has its page as sent and the time it was sent.
+ * acknowledged just before the kill, has its page as sent and the time it was shown.
  */
 describe("a consent certificate across kill -9", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "consent-crash-"));
@@ -58,7 +58,13 @@ describe("a consent certificate across kill -9", () => {
     const landing = `${first.url}/opt-in?f_name=Sybil&sub2=${pageClickId}`;
     const served = await fetch(landing);
     const servedBytes = Buffer.from(await served.arrayBuffer());
-    const formCookie = served.headers.get("set-cookie")!.split(";")[0]!;
+    // The page sets no cookie; its form's image does, as a browser loads it.
+    expect(served.headers.get("set-cookie")).toBeNull();
+    expect(servedBytes.toString("utf8")).toContain('src="/form-seen.gif"');
+    const seen = await fetch(`${first.url}/form-seen.gif`, { headers: { Referer: landing } });
+    expect(seen.headers.get("content-type")).toBe("image/gif");
+    expect(seen.headers.get("cache-control")).toBe("no-store");
+    const formCookie = seen.headers.get("set-cookie")!.split(";")[0]!;
     const servedAt = Date.now();
     const form = new URLSearchParams({ clickId: pageClickId, firstName: "Sybil", lastName: "Ludington", phone: mobileNumber(700_002), smsConsent: "on", termsConsent: "on", interaction: "" });
     const posted = await fetch(`${first.url}/opt-in`, {

@@ -9,6 +9,7 @@ import { useFormValue } from "~/lib/use-form-ready";
 import { missingForNewsletter, missingHint } from "~/lib/form-missing";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useInteractionRecord } from "~/components/forms/use-interaction";
+import { FormSeenImage } from "~/components/forms/form-seen-image";
 
 /** Where the newsletter form posts; the action answers with { notice, fieldErrors?, ok }. */
 export const NEWSLETTER_ACTION = "/home";
@@ -79,6 +80,7 @@ export function NewsletterSection({
           <input type="hidden" name="intent" value="newsletter" />
           {/* What the person did on the form, written in when it is sent (decision 077). */}
           <input type="hidden" name="interaction" defaultValue="" />
+          <FormSeenImage />
           {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
           {!hydrated ? result?.extraNotices?.map((notice) => <NoticeBanner key={notice.title} notice={notice} className="mb-6" />) : null}
           <div className="grid gap-4 md:grid-cols-2">
