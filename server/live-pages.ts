@@ -172,6 +172,16 @@ export const HOME_KEY = "/#home";
 /** How many earlier home pages stay at hand for the consent record (decision 080). */
 const EARLIER_HOMES = 8;
 
+/**
+ * The earlier home pages after a render replaced `before` with `after`, newest first: a newsletter
+ * form shown with the page just replaced may still come back, and its record keeps the page the
+ * person saw, found by the ETag in its cookie (decision 080).
+ */
+export function earlierHomesAfter(earlier: readonly StaticFile[], before: StaticFile | undefined, after: StaticFile | undefined): StaticFile[] {
+  if (!before || before === after) return [...earlier];
+  return [before, ...earlier].slice(0, EARLIER_HOMES);
+}
+
 export function createLivePages(target: { live: Map<string, StaticFile>; earlierHomes?: StaticFile[] }, host: string, onRendered: (stats: RenderStats) => void, onError: (error: unknown) => void) {
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
@@ -183,11 +193,8 @@ export function createLivePages(target: { live: Map<string, StaticFile>; earlier
       const snapshot = currentSnapshot();
       const { pages, rendered, stats } = await renderLivePages(host, shown);
       if (snapshot === currentSnapshot() || attempt === 2) {
-        const home = target.live.get(HOME_KEY);
+        target.earlierHomes = earlierHomesAfter(target.earlierHomes ?? [], target.live.get(HOME_KEY), pages.get(HOME_KEY));
         target.live = pages;
-        // A newsletter form sent with the page just replaced may still come back: its record
-        // keeps the page the person saw, found by the ETag in its cookie.
-        if (home && home !== pages.get(HOME_KEY)) target.earlierHomes = [home, ...(target.earlierHomes ?? [])].slice(0, EARLIER_HOMES);
         shown = rendered;
         onRendered(stats);
         return;

@@ -4,6 +4,7 @@ import { servedPages } from "~/db/schema";
 import { keepRenderedPage, keepServedPage, rebuildServedPage, setServedPageSource, sha256Hex } from "~/services/consent/served-page.server";
 import { DB_KINDS, useTestDatabase } from "../tests/support/test-db";
 import { escapeAttribute } from "./opt-in-prefill";
+import { earlierHomesAfter } from "./live-pages";
 import { fillServedForm, servedFormDocument, type MemoryPages } from "./pages";
 import { prefillTemplate } from "./opt-in-prefill";
 import { staticFileFromBody } from "./static-files";
@@ -113,5 +114,18 @@ describe.each(DB_KINDS)("kept served pages on %s", (kind) => {
 
     await expect(db.execute(sql`UPDATE served_pages SET body = '\\x00'::bytea`)).rejects.toThrow();
     await expect(db.execute(sql`DELETE FROM served_pages`)).rejects.toThrow();
+  });
+});
+
+describe("the earlier home pages a process keeps", () => {
+  const file = (text: string) => staticFileFromBody(Buffer.from(text), "/", { contentType: "text/html; charset=utf-8" });
+
+  it("gain the replaced page, newest first, up to 8; a render that kept the same page changes nothing", () => {
+    const homes = Array.from({ length: 10 }, (_, i) => file(`home ${i}`));
+    let earlier: ReturnType<typeof earlierHomesAfter> = [];
+    for (let i = 1; i < homes.length; i++) earlier = earlierHomesAfter(earlier, homes[i - 1], homes[i]);
+    expect(earlier).toEqual(homes.slice(1, 9).reverse());
+    expect(earlierHomesAfter(earlier, homes[9], homes[9])).toEqual(earlier);
+    expect(earlierHomesAfter([], undefined, homes[0])).toEqual([]);
   });
 });

@@ -20,8 +20,8 @@ const CLOCK_SKEW_MS = 2_000;
 const SIGNATURE_CHARS = 22; // 128 bits of HMAC-SHA-256, base64url
 
 /**
- * What a valid cookie says: when the page was sent and which page: for a page sent from memory its
- * document's ETag, for a page rendered and kept at once (RENDERED_FORM_PAGES) its SHA-256.
+ * What a valid cookie says: when the form was shown and on which page: for a page answered from
+ * memory its document's ETag, for a page kept as rendered (keepsRenderedPage) its SHA-256.
  */
 export type FormServed = { at: Date; documentEtag: string | null; renderedSha256: string | null };
 
@@ -35,8 +35,9 @@ export function renderedPageTag(sha256Hex: string) {
 
 export type FormServedCookies = {
   /**
-   * The Set-Cookie value for a page sent now; `etag`: the ETag of the document it was sent from
-   * (server/static-files.ts), so the record can tell whether that document is the one it keeps.
+   * The Set-Cookie value for a form shown now; `etag`: the ETag of the document its page was
+   * answered from (server/static-files.ts), or a rendered page's tag (renderedPageTag), so the
+   * record keeps the very page.
    */
   setCookie: (etag?: string, now?: number) => string;
   /** What a valid cookie in this Cookie header says, or null. */
@@ -49,7 +50,7 @@ export function formServedCookies(secret: string, secure: boolean): FormServedCo
   const key = Buffer.from(hkdfSync("sha256", secret, "patriot-investor", "form-served-cookie-v1", 32));
   const sign = (ms: number, tag: string) => createHmac("sha256", key).update(`form-served-v1\n${ms}\n${tag}`).digest("base64url").slice(0, SIGNATURE_CHARS);
   const attributes = `; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
-  // The form pages are among the fastest answers: one signature per millisecond and document at most.
+  // One signature per millisecond and document at most, however many forms are shown at once.
   let last = { ms: -1, tag: "", header: "" };
   const read = (cookieHeader: string | null | undefined, now = Date.now()): FormServed | null => {
     const value = cookieValue(cookieHeader, FORM_SERVED_COOKIE);
@@ -106,7 +107,7 @@ export type FormPage = {
   origin: string;
   /** The ETag of the document the page was sent from, from the cookie; null when unknown. */
   documentEtag: string | null;
-  /** The SHA-256 of the page as rendered and kept when it was sent (RENDERED_FORM_PAGES), from the cookie. */
+  /** The SHA-256 of the page as rendered and kept when it was sent (keepsRenderedPage), from the cookie. */
   renderedSha256: string | null;
   /**
    * A signed-in person's pages are rendered for them, not sent from a shared document: only a page

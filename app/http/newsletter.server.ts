@@ -3,15 +3,13 @@ import type { NewsletterActionData } from "~/components/site/newsletter-section"
 import { getDb } from "~/db/database.server";
 import { fieldErrors, NewsletterSchema } from "~/lib/forms";
 import { parseInteraction } from "~/lib/interaction.server";
-import { keepServedPage } from "~/services/consent/served-page.server";
-import { formPageOf } from "./form-served.server";
 import { newsletterSuccessNotice, NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { subscribeToNewsletter } from "~/services/subscription/newsletter-sign-up.server";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { BodyError, readFormBody } from "./body.server";
 import { getEnv } from "./env.server";
 import { smsOptInSettings } from "./opt-in.server";
-import { clientIp, requestEvidence } from "./request.server";
+import { clientIp, formSubmissionEvidence } from "./request.server";
 
 type Field = "firstName" | "lastName" | "email" | "phone";
 
@@ -49,8 +47,7 @@ export async function newsletterAction(request: Request) {
   }
 
   const env = getEnv();
-  const evidence = requestEvidence(request);
-  const servedPageSha256 = await keepServedPage(db, evidence.pageUrl, formPageOf(request));
+  const { evidence, servedPageSha256 } = await formSubmissionEvidence(db, request);
   const result = await subscribeToNewsletter(
     db,
     { ...parsed.data, evidence, interaction: parseInteraction(fields.interaction), servedPageSha256 },

@@ -1,5 +1,7 @@
 import type { RequestEvidence } from "~/services/subscription/evidence";
-import { formServedCookiesFromEnv } from "./form-served.server";
+import type { Db } from "~/db/client.server";
+import { keepServedPage } from "~/services/consent/served-page.server";
+import { formPageOf, formServedCookiesFromEnv } from "./form-served.server";
 
 const MAX_HEADER_TEXT = 1000;
 
@@ -33,4 +35,13 @@ export function evidenceFromHeaders(header: HeaderReader, url: string, pageUrl?:
 
 export function requestEvidence(request: Request, pageUrl?: string | null): RequestEvidence {
   return evidenceFromHeaders((name) => request.headers.get(name), request.url, pageUrl);
+}
+
+/**
+ * What a consent form's submission tells: the request's evidence, and the page the form was on,
+ * kept by SHA-256 when it can be (decisions 079, 080; null otherwise).
+ */
+export async function formSubmissionEvidence(db: Db, request: Request) {
+  const evidence = requestEvidence(request);
+  return { evidence, servedPageSha256: await keepServedPage(db, evidence.pageUrl, formPageOf(request)) };
 }

@@ -5,9 +5,7 @@ import { Card } from "~/components/ui/card";
 import { NoticeBanner } from "~/components/ui/notice-banner";
 import { getDb } from "~/db/database.server";
 import { readFormOrAnswer } from "~/http/body.server";
-import { requestEvidence } from "~/http/request.server";
-import { formPageOf } from "~/http/form-served.server";
-import { keepServedPage } from "~/services/consent/served-page.server";
+import { formSubmissionEvidence } from "~/http/request.server";
 import { NOTICES, type Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
 import type { RouteHandle } from "~/root";
@@ -39,9 +37,8 @@ export async function action({ request }: Route.ActionArgs) {
   const token = cleanToken(body.form.token);
   if (!token) return data({ notice: STATE_NOTICES.unknown, confirmed: false }, { status: 404 });
   const db = await getDb();
-  const evidence = requestEvidence(request);
-  // The page with the button, kept as it was sent (decision 080).
-  const servedPageSha256 = await keepServedPage(db, evidence.pageUrl, formPageOf(request));
+  // With the page with the button, kept as it was sent (decision 080).
+  const { evidence, servedPageSha256 } = await formSubmissionEvidence(db, request);
   const result = await confirmSubscription(db, token, evidence, servedPageSha256);
   // An explicit 200: without it the page's loader, which finds no token in a bare /newsletter/confirm, sets the status.
   if (result.ok) return data({ notice: NOTICES.newsletterConfirmed, confirmed: true, preferencesUrl: `/newsletter/preferences?token=${result.emailToken}` }, { status: 200 });
