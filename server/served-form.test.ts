@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servedPages } from "~/db/schema";
-import { keepRenderedPage, keepServedPage, rebuildServedPage, setServedPageSource, sha256Hex } from "~/services/consent/served-page.server";
+import { keepRenderedPage, keepServedPage, rebuildServedPage as rebuildOrAltered, setServedPageSource, sha256Hex, verifyServedPages } from "~/services/consent/served-page.server";
 import { DB_KINDS, useTestDatabase } from "../tests/support/test-db";
 import { escapeAttribute } from "./opt-in-prefill";
 import { earlierHomesAfter } from "./live-pages";
@@ -26,6 +26,13 @@ const pages: MemoryPages = {
   optInHost: prefillTemplate(optInHost),
   mainDomains: ["news.example.com"],
 };
+
+/** The page as rebuilt, failing the test when the kept bytes no longer match their SHA-256. */
+async function rebuildServedPage(...args: Parameters<typeof rebuildOrAltered>) {
+  const page = await rebuildOrAltered(...args);
+  if (page?.altered) throw new Error(`the kept page ${page.documentSha256} was altered`);
+  return page;
+}
 
 describe("the document a form was served in", () => {
   it("is the document the memory answer uses, for the opt-in page (and / on a landing host) and the home page with the newsletter form only", () => {
@@ -114,6 +121,16 @@ describe.each(DB_KINDS)("kept served pages on %s", (kind) => {
 
     await expect(db.execute(sql`UPDATE served_pages SET body = '\\x00'::bytea`)).rejects.toThrow();
     await expect(db.execute(sql`DELETE FROM served_pages`)).rejects.toThrow();
+
+    // Someone with the database switches the trigger off and rewords the kept page: it no longer
+    // proves itself, so it is never rebuilt as the page the person saw, and the check names it.
+    expect(await verifyServedPages(db)).toEqual({ checked: 4, altered: null });
+    const reworded = Buffer.from(optIn.body.toString("utf8").replace("By checking this box", "Consent is a condition of every purchase. By checking this box"));
+    await db.execute(sql`ALTER TABLE served_pages DISABLE TRIGGER ALL`);
+    await db.execute(sql`UPDATE served_pages SET body = ${reworded} WHERE sha256 = ${sha256}`);
+    await db.execute(sql`ALTER TABLE served_pages ENABLE TRIGGER ALL`);
+    expect(await rebuildOrAltered(db, sha256!, landing)).toEqual({ documentSha256: sha256, altered: true, actualSha256: sha256Hex(reworded) });
+    expect((await verifyServedPages(db)).altered).toEqual({ sha256, eventId: null });
   });
 });
 

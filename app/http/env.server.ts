@@ -87,6 +87,10 @@ export const EnvSchema = z.object({
   CONSENT_RETIRED_PUBLIC_KEYS: PublicKeyListSchema.default([]),
   /** How often the consent chain's head is signed when it has moved (decision 069). */
   CONSENT_HEAD_SIGN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** The append-only file every signed head is also written to, outside the database (decision 081); default DATA_DIR/consent-witness.jsonl. */
+  CONSENT_WITNESS_FILE: z.string().min(1).optional(),
+  /** A compliance mailbox the day's signed head (and a break, at once) is mailed to (decision 081). */
+  CONSENT_WITNESS_EMAIL: z.email().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).default("Patriot Investor <no-reply@patriotinvestor.example>"),
   ADMIN_REQUIRE_2FA: BooleanFromString,

@@ -9,6 +9,7 @@ import { startDoubleOptInExpiry } from "~/services/subscription/double-opt-in.se
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { startConsentChain } from "~/services/consent/chain.server";
 import { retiredKeysFromEnv, signerFromEnv } from "~/services/consent/signing.server";
+import { witnessFromEnv } from "~/services/consent/witness.server";
 import { startCampaignSender } from "~/services/sending/engine.server";
 import { createSmsChannel } from "~/services/sending/sms-channel.server";
 import { createRndApi } from "~/services/providers/rnd-api.server";
@@ -80,7 +81,15 @@ export async function startRuntime() {
     startDoubleOptInExpiry({ db, logger }),
     startHousekeeping({ db, logger, intervalMs: env.HOUSEKEEPING_INTERVAL_SECONDS * 1000 }),
     // Every process seals (they take turns on a lock), so the chain keeps up with any one of them down.
-    startConsentChain({ db, logger, signer: signerFromEnv(env), retiredKeys: retiredKeysFromEnv(env), signEveryMs: env.CONSENT_HEAD_SIGN_SECONDS * 1000 }),
+    startConsentChain({
+      db,
+      logger,
+      signer: signerFromEnv(env),
+      retiredKeys: retiredKeysFromEnv(env),
+      witness: witnessFromEnv(env),
+      witnessMail: env.CONSENT_WITNESS_EMAIL ? { to: env.CONSENT_WITNESS_EMAIL, transport: mail, siteName: env.SITE_NAME, publicKey: signerFromEnv(env).publicKey } : undefined,
+      signEveryMs: env.CONSENT_HEAD_SIGN_SECONDS * 1000,
+    }),
   ];
   logger.info(
     {

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "~/db/database.server";
 import { consentEvents } from "~/db/schema";
+import { CERTIFICATE_TEXTS as T } from "~/lib/consent-evidence-texts";
 import { rebuildServedPage } from "~/services/consent/served-page.server";
 
 /**
@@ -18,6 +19,13 @@ export async function servedFormResponse(subscriberId: string, eventId: string) 
     .where(and(eq(consentEvents.id, Number(eventId)), eq(consentEvents.subscriberId, subscriberId)));
   const page = event?.sha256 ? await rebuildServedPage(db, event.sha256, event.pageUrl) : null;
   if (!page) return notFound;
+  if (page.altered) {
+    // The kept bytes were changed after they were filed: never shown as the page the person saw (decision 081).
+    return new Response(`${T.formAltered(page.documentSha256, page.actualSha256)}\n`, {
+      status: 409,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" },
+    });
+  }
   return new Response(new Uint8Array(page.body), {
     headers: {
       "Content-Type": page.contentType,

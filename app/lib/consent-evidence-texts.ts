@@ -7,14 +7,25 @@ export const CONSENT_CHAIN_TEXTS = {
   verify: "Check the Chain Now",
   okTitle: "The Chain Matches",
   failedTitle: "The Chain Does Not Match",
-  okDescription: (checked: number, pending: number) =>
-    `All ${checked.toLocaleString("en-US")} sealed consent events match their hashes, in order, up to the signed head.${pending > 0 ? ` ${pending.toLocaleString("en-US")} more are queued for sealing.` : ""}`,
+  okDescription: (checked: number, pending: number, heads: number, pages: number) =>
+    `All ${checked.toLocaleString("en-US")} sealed consent events match their hashes, in order, and the chain holds all ${heads.toLocaleString("en-US")} signed heads; ${pages.toLocaleString("en-US")} kept form pages match their SHA-256.${pending > 0 ? ` ${pending.toLocaleString("en-US")} more events are queued for sealing.` : ""}`,
   noHead: "No head signed yet: the chain is signed within a minute of its first event.",
   currentKey: "This server's key",
   retiredKeys: "Retired keys",
   noRetiredKeys: "None: set CONSENT_RETIRED_PUBLIC_KEYS to the old public key when the signing key changes, so heads signed with it still verify.",
   headSignedWith: (status: "current" | "retired", keyId: string) => `The head is signed with ${status === "current" ? "this server's key" : "the retired key"} ${keyId}.`,
   headKeyStatus: (status: "current" | "retired" | null) => (status === "current" ? "this server's key" : status === "retired" ? "a retired key" : "not verified by a configured key"),
+  witness: "Witness file",
+  witnessDescription: (path: string) => `Every signed head is also appended to ${path}, outside the database; the check reads it whole.`,
+  witnessLastMatching: (seq: number | null, signedAt: string | null) =>
+    seq === null ? "No witnessed head yet." : `Newest witnessed head the chain holds: seq ${seq.toLocaleString("en-US")}, signed ${signedAt}.`,
+  witnessMail: (to: string | null) => (to ? `The day's head is mailed to ${to} (CONSENT_WITNESS_EMAIL).` : "No compliance address set (CONSENT_WITNESS_EMAIL): the day's head is not mailed."),
+  brokenTitle: "The Consent Chain No Longer Holds a Signed Head",
+  brokenDescription: (detail: string, since: string | null) =>
+    `${detail}. No new head is signed until this is resolved${since ? ` (seen ${since.slice(0, 19).replace("T", " ")} UTC)` : ""}: restore the database from a backup, or, once the cause is known, record it with npm run consent:verify -- --acknowledge "what happened".`,
+  acknowledgedTitle: "Acknowledged Breaks",
+  acknowledged: (at: string, actor: string, reason: string, brokenSeq: number | null, resumeSeq: number) =>
+    `${at.slice(0, 19).replace("T", " ")} UTC by ${actor}: ${reason} (heads signed before it no longer match${brokenSeq === null ? "" : `, the newest at seq ${brokenSeq}`}; signing resumed from seq ${resumeSeq}).`,
 } as const;
 
 /** A share link lives at most this long: it cannot be withdrawn before it expires (decision 070). */
@@ -45,6 +56,9 @@ export const CERTIFICATE_TEXTS = {
   formDocument: (documentSha256: string, pageSha256: string | null) =>
     `page SHA-256 ${pageSha256 ?? "(cannot be rebuilt here)"}; kept document SHA-256 ${documentSha256} (the opt-in page's with the landing address's values written in; the home page's as it is)`,
   viewForm: "View the form as served",
+  formAltered: (documentSha256: string, actualSha256: string) =>
+    `The kept page filed under SHA-256 ${documentSha256} now hashes to ${actualSha256}: its bytes were changed after it was kept, so it is not shown as the page the person saw.`,
+  formAlteredShort: "ALTERED: the kept page's bytes no longer match the SHA-256 it is filed under, so it is not shown",
   noInteraction: "No record from the page: its JavaScript did not run (or the request came from the API).",
   formServed: "Form page shown (server)",
   formServedAt: (servedAt: string, occurredAt: string) =>

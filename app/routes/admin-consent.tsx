@@ -13,6 +13,7 @@ import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
 import { headSigningKey, latestSignedHead, verifyConsentChain } from "~/services/consent/chain.server";
 import { retiredKeysFromEnv, signerFromEnv } from "~/services/consent/signing.server";
+import { witnessFromEnv } from "~/services/consent/witness.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -31,11 +32,12 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? { seq: head.seq, hash: head.hash, keyId: head.keyId, keyStatus: headSigningKey(head, signer, retiredKeys)?.status ?? null, signedAt: head.signedAt.toISOString() }
       : null,
     currentKey: { keyId: signer.keyId, publicKey: signer.publicKey, publicKeyPem: signer.publicKeyPem },
+    witness: { path: witnessFromEnv(env).path, mailTo: env.CONSENT_WITNESS_EMAIL ?? null },
     retiredKeys: retiredKeys.map(({ keyId, publicKey }) => ({ keyId, publicKey })),
   };
 }
 
-type ActionData = { notice: Notice; problem?: { seq: number | null; eventId: number | null; kind: string } };
+type ActionData = { notice: Notice; problem?: { seq: number | null; eventId: number | null; kind: string }; acknowledged?: string[] };
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
@@ -43,15 +45,21 @@ export async function action({ request }: Route.ActionArgs) {
   if ("answer" in body) return body.answer;
   if (body.form.intent !== "verify") return data({ notice: { title: "Not Understood", description: "This form has one button: check the chain.", variant: "error" } } satisfies ActionData, { status: 400 });
   const env = getEnv();
-  const result = await verifyConsentChain(await getDb(), signerFromEnv(env), retiredKeysFromEnv(env));
+  const result = await verifyConsentChain(await getDb(), signerFromEnv(env), retiredKeysFromEnv(env), witnessFromEnv(env));
+  const witnessed = T.witnessLastMatching(result.witness?.lastMatching?.seq ?? null, result.witness?.lastMatching?.signedAt ?? null);
+  const acknowledged = result.acknowledged.map((ack) => T.acknowledged(ack.at, ack.actor, ack.reason, ack.broken?.seq ?? null, ack.resume.seq));
   if (result.ok) {
     const signedWith = result.headKey ? ` ${T.headSignedWith(result.headKey.status, result.headKey.keyId)}` : "";
-    return data({ notice: { title: T.okTitle, description: `${T.okDescription(result.checked, result.pending)}${signedWith}`, variant: "success" } } satisfies ActionData);
+    return data({
+      notice: { title: T.okTitle, description: `${T.okDescription(result.checked, result.pending, result.heads.database, result.pagesChecked)}${signedWith} ${witnessed}`, variant: "success" },
+      acknowledged,
+    } satisfies ActionData);
   }
   const problem = result.problem!;
   return data({
     notice: { title: T.failedTitle, description: `${problem.detail}. ${result.checked.toLocaleString("en-US")} rows before it match.`, variant: "error" },
     problem: { seq: problem.seq, eventId: problem.eventId, kind: problem.kind },
+    acknowledged,
   } satisfies ActionData);
 }
 
@@ -66,6 +74,18 @@ export default function AdminConsent({ loaderData, actionData }: Route.Component
       </h1>
       <p className="max-w-3xl text-muted-foreground">{T.intro}</p>
       {actionData && "notice" in actionData ? <NoticeBanner notice={actionData.notice} /> : null}
+      {actionData && "acknowledged" in actionData && actionData.acknowledged && actionData.acknowledged.length > 0 ? (
+        <section aria-labelledby="acknowledged-heading" className="max-w-3xl rounded-md border-l-4 border-destructive bg-destructive-soft p-4 text-sm text-destructive">
+          <h2 id="acknowledged-heading" className="font-bold">
+            {T.acknowledgedTitle}
+          </h2>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {actionData.acknowledged.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <dl className="grid max-w-3xl grid-cols-[auto_1fr] gap-x-6 gap-y-2 [overflow-wrap:anywhere]">
         <dt className="font-bold">Sealed events</dt>
         <dd data-testid="chain-sealed">{loaderData.sealed.toLocaleString("en-US")}</dd>
@@ -83,6 +103,10 @@ export default function AdminConsent({ loaderData, actionData }: Route.Component
             <dd className="font-mono text-sm">{head.hash}</dd>
           </>
         ) : null}
+        <dt className="font-bold">{T.witness}</dt>
+        <dd>
+          {T.witnessDescription(loaderData.witness.path)} {T.witnessMail(loaderData.witness.mailTo)}
+        </dd>
         <dt className="font-bold">{T.currentKey}</dt>
         <dd>
           <ConsentKey keyId={currentKey.keyId} publicKey={currentKey.publicKey} />

@@ -2,14 +2,20 @@ import { NavLink, Outlet, isRouteErrorResponse, useRouteError } from "react-rout
 import { errorHeading } from "~/components/site/error-heading";
 import type { Route } from "./+types/admin-layout";
 import { requireEditor } from "~/auth/guards.server";
+import { NoticeBanner } from "~/components/ui/notice-banner";
 import { cn } from "~/lib/cn";
+import { CONSENT_CHAIN_TEXTS as CHAIN_TEXTS } from "~/lib/consent-evidence-texts";
+import { consentChainIntegrity } from "~/services/consent/chain.server";
 import { ROLE_LABELS, isRole } from "~/lib/roles";
 
 /** Editors and admins enter; each admin-only page checks requireAdmin in its own loader and action. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireEditor(request, { allowWithout2fa: true });
   const admin = user.role === "admin";
-  return { email: user.email, role: isRole(user.role) ? ROLE_LABELS[user.role] : "", nav: ADMIN_NAV.filter((item) => admin || item.editors) };
+  // A consent chain that no longer holds a signed head is every admin's business, on every page (decision 081).
+  const integrity = consentChainIntegrity();
+  const chainBroken = admin && integrity.state === "broken" && integrity.problem ? { detail: integrity.problem.detail, since: integrity.since } : null;
+  return { email: user.email, role: isRole(user.role) ? ROLE_LABELS[user.role] : "", nav: ADMIN_NAV.filter((item) => admin || item.editors), chainBroken };
 }
 
 // Signed-in pages are never cached by a browser or a CDN.
@@ -62,6 +68,13 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </nav>
+      {loaderData.chainBroken ? (
+        <div className="mt-4 print:hidden" data-testid="chain-broken">
+          <NoticeBanner
+            notice={{ title: CHAIN_TEXTS.brokenTitle, description: CHAIN_TEXTS.brokenDescription(loaderData.chainBroken.detail, loaderData.chainBroken.since), variant: "error" }}
+          />
+        </div>
+      ) : null}
       <div className="mt-8">
         <Outlet />
       </div>

@@ -54,7 +54,15 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
           <>
             <dt className="font-bold">{T.formAsServed}</dt>
             <dd className="[overflow-wrap:anywhere]">
-              {event.servedPage ? <span className="font-mono text-xs">{T.formDocument(event.servedPage.documentSha256, event.servedPage.pageSha256)}</span> : T.formNotKept}
+              {event.servedPage?.altered ? (
+                <strong className="text-destructive" data-testid="form-altered">
+                  {T.formAlteredShort} ({event.servedPage.documentSha256})
+                </strong>
+              ) : event.servedPage ? (
+                <span className="font-mono text-xs">{T.formDocument(event.servedPage.documentSha256, event.servedPage.pageSha256)}</span>
+              ) : (
+                T.formNotKept
+              )}
               {event.servedPage?.pageSha256 && formHref ? (
                 <>
                   {" "}

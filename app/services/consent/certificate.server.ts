@@ -45,7 +45,7 @@ export type CertificateEvent = {
    * with the landing URL's values, the SHA-256 of the page exactly as sent (null where this
    * process cannot rebuild it). Null for forms not served from a kept document.
    */
-  servedPage: { documentSha256: string; pageSha256: string | null } | null;
+  servedPage: { documentSha256: string; pageSha256: string | null; altered: boolean } | null;
   /** When the server sent the form's page, from the signed cookie that came back with it (decision 080). */
   formServedAt: string | null;
   ip: string | null;
@@ -77,6 +77,12 @@ export type Certificate = {
   chainHead: { seq: number; hash: string; signedAt: string; keyId: string; publicKey: string | null; signature: string } | null;
   signingKey: { keyId: string; algorithm: "Ed25519"; publicKey: string };
 };
+
+/** The kept page on the certificate: its hash when rebuilt, and never a hash of bytes changed since they were kept (decision 081). */
+function servedPageOf(documentSha256: string, page: Awaited<ReturnType<typeof rebuildServedPage>>) {
+  if (page?.altered) return { documentSha256, pageSha256: null, altered: true };
+  return { documentSha256, pageSha256: page?.pageSha256 ?? null, altered: false };
+}
 
 function localTimeOf(instant: Date, phone: string | null) {
   if (!phone) return { localTime: null, localZone: null };
@@ -147,9 +153,7 @@ export async function buildCertificate(
         smsCheckbox: event.smsCheckbox,
         termsCheckbox: event.termsCheckbox,
         interaction: parseInteraction(event.interaction),
-        servedPage: event.servedPageSha256
-          ? { documentSha256: event.servedPageSha256, pageSha256: (await rebuildServedPage(db, event.servedPageSha256, event.pageUrl))?.pageSha256 ?? null }
-          : null,
+        servedPage: event.servedPageSha256 ? servedPageOf(event.servedPageSha256, await rebuildServedPage(db, event.servedPageSha256, event.pageUrl)) : null,
         formServedAt: event.formServedAt?.toISOString() ?? null,
         ip: event.ip,
         userAgent: event.userAgent,

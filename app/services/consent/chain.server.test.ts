@@ -28,7 +28,7 @@ async function eventIds(db: Db) {
 }
 
 /** Runs `tamper` as someone with direct access to the database: the append-only triggers off, then back on. */
-async function tamper(db: Db, table: "consent_events" | "consent_chain", statements: ReturnType<typeof sql>[]) {
+async function tamper(db: Db, table: "consent_events" | "consent_chain" | "consent_chain_heads", statements: ReturnType<typeof sql>[]) {
   await db.execute(sql.raw(`ALTER TABLE ${table} DISABLE TRIGGER ALL`));
   try {
     for (const statement of statements) await db.execute(statement);
@@ -146,13 +146,16 @@ describe.each(DB_KINDS)("consent hash chain on %s", (kind) => {
     await tamper(db, "consent_chain", [sql`UPDATE consent_chain SET hash = ${forged} WHERE seq = 6`]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "head_mismatch", seq: 6 });
 
-    // Signing the forged head with another key does not help.
+    // Signing the forged head with another key does not help: the genuine head still names the rewrite.
     await signConsentChainHead(db, otherSigner);
-    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "head_signature", seq: 6 });
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "head_mismatch", seq: 6 });
 
     await tamper(db, "consent_chain", [sql`UPDATE consent_chain SET hash = ${original} WHERE seq = 6`]);
     await tamper(db, "consent_events", [sql`UPDATE consent_events SET first_name = 'Betsy' WHERE id = ${last}`]);
     await signConsentChainHead(db, signer);
+    // Every head is checked, not only the newest: the other key's head is still named.
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "head_signature", seq: 6 });
+    await tamper(db, "consent_chain_heads", [sql`DELETE FROM consent_chain_heads WHERE key_id = ${otherSigner.keyId}`]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
   });
 
@@ -218,7 +221,7 @@ describe.each(DB_KINDS)("consent chain versions on %s", (kind) => {
   const database = useTestDatabase(kind);
   const interaction = { v: 1 as const, loadedMs: 800, hydratedMs: 1_200, typingMs: { firstName: 900, lastName: 700, phone: 2_100 }, tickedMs: { smsConsent: 8_000, termsConsent: 8_600 }, submittedMs: 9_900 };
 
-  it("version 4 covers what the person did on the form, the page it was served in and when it was sent: an edited timing, page or time is named", async () => {
+  it("version 4 and later cover what the person did on the form, the page it was served in and when it was sent: an edited timing, page or time is named", async () => {
     const { db } = database;
     const result = await optInToSms(
       db,
@@ -228,7 +231,7 @@ describe.each(DB_KINDS)("consent chain versions on %s", (kind) => {
     expect(result).toMatchObject({ ok: true });
     await sealConsentChain(db);
     const link = await db.execute<{ version: unknown; event_id: unknown }>(sql`SELECT version, event_id FROM consent_chain ORDER BY seq DESC LIMIT 1`);
-    expect(toNumber(link.rows[0]!.version)).toBe(4);
+    expect(toNumber(link.rows[0]!.version)).toBe(5);
     const target = toNumber(link.rows[0]!.event_id);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
     await tamper(db, "consent_events", [sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '2500') WHERE id = ${target}`]);
@@ -333,13 +336,21 @@ describe.each(DB_KINDS)("consent signing key rotation on %s", (kind) => {
     // A head by a key this server does not know waits for the interval: only a retired key's head is re-signed at once.
     expect(await signConsentChainHead(db, keyB, { minIntervalMs: HOUR, retiredKeys: retiredA })).toBeNull();
 
+    // Every head is checked, not only the newest: each forged one is named while it is there.
+    const removeForgedHeads = () => db.execute(sql`ALTER TABLE consent_chain_heads DISABLE TRIGGER ALL`)
+      .then(() => db.execute(sql`DELETE FROM consent_chain_heads WHERE public_key = ${attacker.publicKey}`))
+      .finally(() => db.execute(sql`ALTER TABLE consent_chain_heads ENABLE TRIGGER ALL`));
+    await removeForgedHeads();
     await insertForgedHead(keyA.keyId);
     expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({ kind: "head_signature", detail: expect.stringContaining(`the retired key ${keyA.keyId}`) });
+    await removeForgedHeads();
     await insertForgedHead(keyB.keyId);
     expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({ kind: "head_signature", detail: expect.stringContaining(`this server's key (${keyB.keyId})`) });
 
-    // The real key signs over it again; the chain itself was never touched.
+    // The real key signs over it again; the forged head stays named until it is gone.
     await signConsentChainHead(db, keyB);
+    expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({ kind: "head_signature", seq: 3 });
+    await removeForgedHeads();
     expect(await verifyConsentChain(db, keyB, retiredA)).toMatchObject({ ok: true, headKey: { status: "current" } });
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import { eq, sql } from "drizzle-orm";
+import { toNumber, type Db } from "~/db/client.server";
 import { servedPages } from "~/db/schema";
 import type { FormPage } from "~/http/form-served.server";
 
@@ -87,17 +87,56 @@ async function storePage(db: Db, sha256: string, body: Buffer, contentType: stri
   kept.add(sha256);
 }
 
-export type ServedPage = { documentSha256: string; pageSha256: string; contentType: string; body: Buffer };
+export type ServedPage = { documentSha256: string; pageSha256: string; contentType: string; body: Buffer; altered?: false };
+
+/** A kept document whose bytes no longer have the SHA-256 it is filed under: never shown as the page the person saw. */
+export type AlteredPage = { documentSha256: string; altered: true; actualSha256: string };
 
 /**
  * The page as it was sent: the kept document with the landing URL's values written in, and the
- * SHA-256 of both. Null when the document is not kept or this process cannot rebuild it.
+ * SHA-256 of both. Null when the document is not kept or this process cannot rebuild it; an
+ * AlteredPage when the kept bytes no longer hash to the SHA-256 they are filed under (decision 081).
  */
-export async function rebuildServedPage(db: Db, documentSha256: string, pageUrl: string | null): Promise<ServedPage | null> {
-  const url = parse(pageUrl);
-  if (!url || !holder.source) return null;
+export async function rebuildServedPage(db: Db, documentSha256: string, pageUrl: string | null): Promise<ServedPage | AlteredPage | null> {
   const [row] = await db.select().from(servedPages).where(eq(servedPages.sha256, documentSha256));
   if (!row) return null;
-  const body = holder.source.fill(Buffer.from(row.body), url);
+  const document = Buffer.from(row.body);
+  const actualSha256 = sha256Hex(document);
+  if (actualSha256 !== documentSha256) return { documentSha256, altered: true, actualSha256 };
+  const url = parse(pageUrl);
+  if (!url || !holder.source) return null;
+  const body = holder.source.fill(document, url);
   return { documentSha256, pageSha256: sha256Hex(body), contentType: row.contentType, body };
+}
+
+const PAGE_CHECK_BATCH = 200;
+
+/**
+ * Every kept page against the SHA-256 it is filed under, a batch at a time: answers how many were
+ * checked and the first whose bytes were changed, with a consent event that names it.
+ */
+export async function verifyServedPages(db: Db) {
+  let checked = 0;
+  let after = "";
+  for (;;) {
+    const rows = await db.execute<{ sha256: string; body: unknown }>(
+      sql`SELECT sha256, body FROM served_pages WHERE sha256 > ${after} ORDER BY sha256 LIMIT ${PAGE_CHECK_BATCH}`,
+    );
+    if (rows.rows.length === 0) return { checked, altered: null };
+    for (const row of rows.rows) {
+      checked++;
+      if (sha256Hex(byteaOf(row.body)) !== row.sha256) {
+        const event = await db.execute<{ id: unknown }>(sql`SELECT id FROM consent_events WHERE served_page_sha256 = ${row.sha256} ORDER BY id LIMIT 1`);
+        return { checked, altered: { sha256: row.sha256, eventId: event.rows[0] ? toNumber(event.rows[0].id) : null } };
+      }
+    }
+    after = rows.rows.at(-1)!.sha256;
+  }
+}
+
+/** A bytea column as the two drivers return it from a raw query: a Buffer (pg), a Uint8Array (PGlite). */
+function byteaOf(value: unknown) {
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  if (typeof value === "string" && value.startsWith("\\x")) return Buffer.from(value.slice(2), "hex");
+  throw new Error("unexpected bytea value");
 }

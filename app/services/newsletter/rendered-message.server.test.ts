@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { chromium } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "~/db/client.server";
 import { subscribers } from "~/db/schema";
 import { findUrls } from "~/lib/short-links";
+import { freePort } from "../../../tests/support/ports";
 import { startSmtpCapture, type CapturedMail } from "../../../tests/support/smtp-capture";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { drainCampaigns } from "../sending/engine.server";
@@ -42,16 +42,6 @@ const INTRO = [
 ].join("\n");
 const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-async function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** Where a link of the message leads: a short link answers 302 to its stored URL; others stand as they are. */
 async function destination(db: Db, url: string) {

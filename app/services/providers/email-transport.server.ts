@@ -10,6 +10,7 @@ export function createSmtpTransport(url: string, from: string): EmailTransport {
   const transporter = nodemailer.createTransport({ url, pool: true, maxConnections: 5, maxMessages: Infinity } as never, { from });
   return {
     name: "smtp",
+    close: () => transporter.close(),
     async send(email) {
       try {
         await transporter.sendMail({

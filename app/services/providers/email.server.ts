@@ -19,6 +19,8 @@ export type Email = {
 export type EmailTransport = {
   name: "smtp" | "log";
   send(email: Email): Promise<{ ok: true } | { ok: false; error: string }>;
+  /** Closes pooled connections (SMTP). */
+  close?: () => void;
 };
 
 const emailSignal = new EventEmitter();
