@@ -20,7 +20,16 @@ describe.each(DB_KINDS)("consent certificate on %s", (kind) => {
     const { db } = database;
     const result = await optInToSms(
       db,
-      { firstName: "Betsy", lastName: "Ross", phone: "(212) 456-7001", clickId: "click-cert", smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE },
+      {
+        firstName: "Betsy",
+        lastName: "Ross",
+        phone: "(212) 456-7001",
+        clickId: "click-cert",
+        smsConsent: true,
+        termsConsent: true,
+        source: "opt-in",
+        evidence: NO_EVIDENCE,
+      },
       SETTINGS,
     );
     expect(result).toMatchObject({ ok: true });
@@ -48,16 +57,49 @@ describe.each(DB_KINDS)("consent certificate on %s", (kind) => {
       chain: { seq: 1 },
     });
     expect(event!.texts).toEqual([expect.objectContaining({ kind: "welcome", status: "queued" })]);
-    expect(certificate.chainHead).toMatchObject({ seq: 1, keyId: signer.keyId, publicKey: signer.publicKey, hash: event!.chain!.hash });
+    expect(certificate.chainHead).toMatchObject({
+      seq: 1,
+      keyId: signer.keyId,
+      publicKey: signer.publicKey,
+      hash: event!.chain!.hash,
+    });
 
     // The download's signature checks out with the public key alone.
-    const signed = JSON.parse(signCertificate(certificate, signer)) as { certificate: unknown; signature: { value: string } };
-    const publicKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(certificate.signingKey.publicKey, "base64").toString("base64url") }, format: "jwk" });
-    expect(verify(null, Buffer.from(JSON.stringify(signed.certificate)), publicKey, Buffer.from(signed.signature.value, "base64"))).toBe(true);
-    expect(verify(null, Buffer.from(JSON.stringify({ ...(signed.certificate as object), issuedAt: "x" })), publicKey, Buffer.from(signed.signature.value, "base64"))).toBe(false);
+    const signed = JSON.parse(signCertificate(certificate, signer)) as {
+      certificate: unknown;
+      signature: { value: string };
+    };
+    const publicKey = createPublicKey({
+      key: {
+        kty: "OKP",
+        crv: "Ed25519",
+        x: Buffer.from(certificate.signingKey.publicKey, "base64").toString("base64url"),
+      },
+      format: "jwk",
+    });
+    expect(
+      verify(
+        null,
+        Buffer.from(JSON.stringify(signed.certificate)),
+        publicKey,
+        Buffer.from(signed.signature.value, "base64"),
+      ),
+    ).toBe(true);
+    expect(
+      verify(
+        null,
+        Buffer.from(JSON.stringify({ ...(signed.certificate as object), issuedAt: "x" })),
+        publicKey,
+        Buffer.from(signed.signature.value, "base64"),
+      ),
+    ).toBe(false);
 
     // A later STOP joins the certificate.
-    await handleInboundSms(db, { messageSid: `SM${"1".repeat(32)}`, from: "+12124567001", body: "STOP" }, { name: "Patriot Investor", email: "info@patriotinvestor.example", phone: "1-800-555-0199" });
+    await handleInboundSms(
+      db,
+      { messageSid: `SM${"1".repeat(32)}`, from: "+12124567001", body: "STOP" },
+      { name: "Patriot Investor", email: "info@patriotinvestor.example", phone: "1-800-555-0199" },
+    );
     const later = (await buildCertificate(db, subscriber!.id, signer))!;
     expect(later.events.map((e) => e.action)).toEqual(["opt_in", "opt_out"]);
     expect(later.events[1]!.grants).toBe(false);
@@ -73,10 +115,23 @@ describe.each(DB_KINDS)("consent certificate on %s", (kind) => {
     expect(certificate.signingKey.publicKey).toBe(rotated.publicKey);
     // A reader checks the head's signature with that public key alone.
     const head = certificate.chainHead!;
-    const headKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(head.publicKey!, "base64").toString("base64url") }, format: "jwk" });
-    expect(verify(null, Buffer.from(headMessage(head.seq, head.hash, head.signedAt)), headKey, Buffer.from(head.signature, "base64"))).toBe(true);
+    const headKey = createPublicKey({
+      key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(head.publicKey!, "base64").toString("base64url") },
+      format: "jwk",
+    });
+    expect(
+      verify(
+        null,
+        Buffer.from(headMessage(head.seq, head.hash, head.signedAt)),
+        headKey,
+        Buffer.from(head.signature, "base64"),
+      ),
+    ).toBe(true);
 
-    expect((await buildCertificate(db, subscriber!.id, rotated))!.chainHead).toMatchObject({ keyId: signer.keyId, publicKey: null });
+    expect((await buildCertificate(db, subscriber!.id, rotated))!.chainHead).toMatchObject({
+      keyId: signer.keyId,
+      publicKey: null,
+    });
   });
 
   it("answers null for an unknown subscriber", async () => {

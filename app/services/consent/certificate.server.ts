@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { toNumber } from "~/db/client.server";
 import { consentEvents, subscribers } from "~/db/schema";
 import { recipientLocation } from "~/services/sending/quiet-hours";
-import { headSigningKey, latestSignedHead } from "./chain.server";
+import { eventProof, headSigningKey, latestSignedHead, type EventProof } from "./chain.server";
 import type { ConsentPublicKey, ConsentSigner } from "./signing.server";
 import type { Interaction } from "~/lib/interaction";
 import { parseInteraction } from "~/lib/interaction.server";
@@ -59,22 +59,46 @@ export type CertificateEvent = {
   inbound: { sid: string | null; body: string | null };
   texts: ConsentText[];
   chain: { seq: number; prevHash: string; hash: string; sealedAt: string } | null;
+  /** The event's link to a signed head, checkable with this document alone (scripts/verify-consent-certificate.mjs, decision 081). */
+  proof: EventProof | null;
 };
 
 export type Certificate = {
   format: "patriot-investor-consent-certificate";
   version: 1;
   issuedAt: string;
-  subscriber: { id: string; channel: string; status: string; phoneE164: string | null; email: string | null; firstName: string | null; lastName: string | null; createdAt: string };
+  subscriber: {
+    id: string;
+    channel: string;
+    status: string;
+    phoneE164: string | null;
+    email: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    createdAt: string;
+  };
   events: CertificateEvent[];
   /** SMS: the Reassigned Numbers Database's answers about the number, newest first (decision 071). */
-  rnd: { askedDate: string; answer: "yes" | "no" | "no_data"; source: string; fileName: string | null; answeredAt: string }[];
+  rnd: {
+    askedDate: string;
+    answer: "yes" | "no" | "no_data";
+    source: string;
+    fileName: string | null;
+    answeredAt: string;
+  }[];
   /**
    * The newest signed head of the chain; an event with seq at or below it is covered by its
    * signature. `publicKey` is the configured key that signature checks out with (the current one,
    * or a retired one after a rotation; raw, base64), null when none does.
    */
-  chainHead: { seq: number; hash: string; signedAt: string; keyId: string; publicKey: string | null; signature: string } | null;
+  chainHead: {
+    seq: number;
+    hash: string;
+    signedAt: string;
+    keyId: string;
+    publicKey: string | null;
+    signature: string;
+  } | null;
   signingKey: { keyId: string; algorithm: "Ed25519"; publicKey: string };
 };
 
@@ -88,7 +112,9 @@ function localTimeOf(instant: Date, phone: string | null) {
   if (!phone) return { localTime: null, localZone: null };
   const zone = recipientLocation(phone).zones[0] ?? null;
   if (!zone) return { localTime: null, localZone: null };
-  const text = new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "medium", timeStyle: "long" }).format(instant);
+  const text = new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "medium", timeStyle: "long" }).format(
+    instant,
+  );
   return { localTime: text, localZone: zone };
 }
 
@@ -105,14 +131,29 @@ export async function buildCertificate(
 ): Promise<Certificate | null> {
   const [subscriber] = await db.select().from(subscribers).where(eq(subscribers.id, subscriberId));
   if (!subscriber) return null;
-  const events = await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, subscriberId)).orderBy(asc(consentEvents.occurredAt), asc(consentEvents.id));
-  const links = await db.execute<{ seq: unknown; event_id: unknown; prev_hash: string; hash: string; sealed_at: unknown }>(sql`
+  const events = await db
+    .select()
+    .from(consentEvents)
+    .where(eq(consentEvents.subscriberId, subscriberId))
+    .orderBy(asc(consentEvents.occurredAt), asc(consentEvents.id));
+  const links = await db.execute<{
+    seq: unknown;
+    event_id: unknown;
+    prev_hash: string;
+    hash: string;
+    sealed_at: unknown;
+  }>(sql`
     SELECT c.seq, c.event_id, c.prev_hash, c.hash, c.sealed_at FROM consent_chain c
     JOIN consent_events e ON e.id = c.event_id WHERE e.subscriber_id = ${subscriberId}`);
   const chainOf = new Map(
     links.rows.map((row) => [
       toNumber(row.event_id),
-      { seq: toNumber(row.seq), prevHash: row.prev_hash, hash: row.hash, sealedAt: new Date(String(row.sealed_at)).toISOString() },
+      {
+        seq: toNumber(row.seq),
+        prevHash: row.prev_hash,
+        hash: row.hash,
+        sealedAt: new Date(String(row.sealed_at)).toISOString(),
+      },
     ]),
   );
   const head = await latestSignedHead(db);
@@ -153,7 +194,9 @@ export async function buildCertificate(
         smsCheckbox: event.smsCheckbox,
         termsCheckbox: event.termsCheckbox,
         interaction: parseInteraction(event.interaction),
-        servedPage: event.servedPageSha256 ? servedPageOf(event.servedPageSha256, await rebuildServedPage(db, event.servedPageSha256, event.pageUrl)) : null,
+        servedPage: event.servedPageSha256
+          ? servedPageOf(event.servedPageSha256, await rebuildServedPage(db, event.servedPageSha256, event.pageUrl))
+          : null,
         formServedAt: event.formServedAt?.toISOString() ?? null,
         ip: event.ip,
         userAgent: event.userAgent,
@@ -166,9 +209,17 @@ export async function buildCertificate(
         inbound: { sid: event.inboundMessageSid, body: event.inboundBody },
         texts: event.channel === "sms" ? await textsOfConsentEvent(db, event) : [],
         chain: chainOf.get(event.id) ?? null,
+        proof: chainOf.has(event.id)
+          ? await eventProof(db, { seq: chainOf.get(event.id)!.seq, eventId: event.id }, signer, retiredKeys)
+          : null,
       })),
     ),
-    rnd: phone ? (await rndAnswersFor(db, phone.slice(2))).map((answer) => ({ ...answer, answeredAt: answer.answeredAt.toISOString() })) : [],
+    rnd: phone
+      ? (await rndAnswersFor(db, phone.slice(2))).map((answer) => ({
+          ...answer,
+          answeredAt: answer.answeredAt.toISOString(),
+        }))
+      : [],
     chainHead: head
       ? {
           seq: head.seq,

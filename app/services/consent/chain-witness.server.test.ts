@@ -39,7 +39,16 @@ async function optIn(db: Db) {
   phones++;
   const result = await optInToSms(
     db,
-    { firstName: "Betsy", lastName: "Ross", phone: `212-456-${String(3000 + phones).padStart(4, "0")}`, clickId: null, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE },
+    {
+      firstName: "Betsy",
+      lastName: "Ross",
+      phone: `212-456-${String(3000 + phones).padStart(4, "0")}`,
+      clickId: null,
+      smsConsent: true,
+      termsConsent: true,
+      source: "opt-in",
+      evidence: NO_EVIDENCE,
+    },
     SETTINGS,
   );
   expect(result).toMatchObject({ ok: true });
@@ -80,7 +89,12 @@ async function headCount(db: Db) {
 }
 
 /** The server's routine: seal and sign on the job loop, as every process runs it. */
-function routine(db: Db, witness: ConsentWitness, signer = keyA, retiredKeys = [] as ReturnType<typeof consentPublicKey>[]) {
+function routine(
+  db: Db,
+  witness: ConsentWitness,
+  signer = keyA,
+  retiredKeys = [] as ReturnType<typeof consentPublicKey>[],
+) {
   const lines: { level: string; entry: Record<string, unknown>; message: string }[] = [];
   const logger = {
     info: (entry: Record<string, unknown>, message: string) => lines.push({ level: "info", entry, message }),
@@ -98,7 +112,11 @@ describe.each(DB_KINDS)("the newest event deleted with its chain row, on %s", (k
   it("is reported before and after the next signing, which refuses to sign over it", async () => {
     const { db } = database;
     await growChain(db, witness, 12);
-    expect(await verifyConsentChain(db, keyA, [], witness)).toMatchObject({ ok: true, checked: 12, heads: { database: 12, witnessed: 12 } });
+    expect(await verifyConsentChain(db, keyA, [], witness)).toMatchObject({
+      ok: true,
+      checked: 12,
+      heads: { database: 12, witnessed: 12 },
+    });
 
     // A STOP is the newest event: the intruder deletes it and its chain row, leaving the head.
     await asIntruder(db, deleteTail(12, { heads: false }));
@@ -156,20 +174,33 @@ describe.each(DB_KINDS)("the last ten events deleted with their heads, on %s", (
     expect(await headCount(db)).toBe(4);
 
     // Only heads the chain lost can be acknowledged, with a reason; then B signs from the chain as it is.
-    expect(await acknowledgeChainBreak(db, keyB, retired, witness, { actor: "ops@example.com", reason: "short" })).toMatchObject({ ok: false });
-    const ack = await acknowledgeChainBreak(db, keyB, retired, witness, { actor: "ops@example.com", reason: "Restored the 2026-11-26 backup after a disk failure" });
+    expect(
+      await acknowledgeChainBreak(db, keyB, retired, witness, { actor: "ops@example.com", reason: "short" }),
+    ).toMatchObject({ ok: false });
+    const ack = await acknowledgeChainBreak(db, keyB, retired, witness, {
+      actor: "ops@example.com",
+      reason: "Restored the 2026-11-26 backup after a disk failure",
+    });
     expect(ack).toMatchObject({ ok: true, acknowledgement: { broken: { seq: 14 }, resume: { seq: 4 } } });
     await server.loop.runOnce();
     expect(await headCount(db)).toBe(5);
     const verified = await verifyConsentChain(db, keyB, retired, witness);
-    expect(verified).toMatchObject({ ok: true, acknowledged: [{ actor: "ops@example.com", broken: { seq: 14 }, resume: { seq: 4 } }] });
-    const audit = await db.execute<{ action: string }>(sql`SELECT action FROM audit_log WHERE entity = 'consent_chain'`);
+    expect(verified).toMatchObject({
+      ok: true,
+      acknowledged: [{ actor: "ops@example.com", broken: { seq: 14 }, resume: { seq: 4 } }],
+    });
+    const audit = await db.execute<{ action: string }>(
+      sql`SELECT action FROM audit_log WHERE entity = 'consent_chain'`,
+    );
     expect(audit.rows.map((row) => row.action)).toEqual(["consent.chain_break_acknowledged"]);
     // New events are signed again, and a later cut is caught again.
     await growChain(db, witness, 2, keyB);
     expect((await verifyConsentChain(db, keyB, retired, witness)).ok).toBe(true);
     await asIntruder(db, deleteTail(6, { heads: true }));
-    expect((await verifyConsentChain(db, keyB, retired, witness)).problem).toMatchObject({ kind: "witness_mismatch", seq: 6 });
+    expect((await verifyConsentChain(db, keyB, retired, witness)).problem).toMatchObject({
+      kind: "witness_mismatch",
+      seq: 6,
+    });
     await server.loop.stop();
   });
 });
@@ -181,13 +212,23 @@ describe.each(DB_KINDS)("a chain rewritten with recomputed hashes, on %s", (kind
   it("passes the row-by-row walk but not the witness, and is never signed over", async () => {
     const { db } = database;
     await growChain(db, witness, 8);
-    const links = await db.execute<{ seq: unknown; event_id: unknown; prev_hash: string }>(sql`SELECT seq, event_id, prev_hash FROM consent_chain ORDER BY seq`);
+    const links = await db.execute<{ seq: unknown; event_id: unknown; prev_hash: string }>(
+      sql`SELECT seq, event_id, prev_hash FROM consent_chain ORDER BY seq`,
+    );
     const target = toNumber(links.rows[4]!.event_id);
     // The forger changes the fifth event, recomputes every hash from there, and removes the heads.
-    const statements = [sql`UPDATE consent_events SET first_name = 'Mallory' WHERE id = ${target}`, sql`DELETE FROM consent_chain_heads`];
+    const statements = [
+      sql`UPDATE consent_events SET first_name = 'Mallory' WHERE id = ${target}`,
+      sql`DELETE FROM consent_chain_heads`,
+    ];
     await asIntruder(db, statements);
-    const canonical = await canonicalEventJsonOf(db, links.rows.map((row) => toNumber(row.event_id)));
-    let prev = links.rows[3] ? (await db.execute<{ hash: string }>(sql`SELECT hash FROM consent_chain WHERE seq = 4`)).rows[0]!.hash : "";
+    const canonical = await canonicalEventJsonOf(
+      db,
+      links.rows.map((row) => toNumber(row.event_id)),
+    );
+    let prev = links.rows[3]
+      ? (await db.execute<{ hash: string }>(sql`SELECT hash FROM consent_chain WHERE seq = 4`)).rows[0]!.hash
+      : "";
     const rewrites = [];
     for (const row of links.rows.slice(4)) {
       const seq = toNumber(row.seq);
@@ -223,7 +264,9 @@ describe.each(DB_KINDS)("every signed head checked, and a kept page edited, on %
     const page = Buffer.from("<!DOCTYPE html><title>Opt in</title><p>Consent is not a condition of any purchase.</p>");
     const sha256 = await keepRenderedPage(db, page, "text/html; charset=utf-8");
     expect((await verifyConsentChain(db, keyA, [], witness)).pagesChecked).toBeGreaterThanOrEqual(1);
-    await asIntruder(db, [sql`UPDATE served_pages SET body = ${Buffer.from(page.toString().replace("is not", "is"))} WHERE sha256 = ${sha256}`]);
+    await asIntruder(db, [
+      sql`UPDATE served_pages SET body = ${Buffer.from(page.toString().replace("is not", "is"))} WHERE sha256 = ${sha256}`,
+    ]);
     expect((await verifyConsentChain(db, keyA, [], witness)).problem).toMatchObject({ kind: "page_altered" });
   });
 });
@@ -247,7 +290,8 @@ describe("the day's head mailed to the compliance address", () => {
       expect(sink.mails).toHaveLength(1);
       const [sent] = sink.mails;
       expect(sent!.subject).toBe("Patriot Investor consent record, 2026-11-27: signed head at seq 3");
-      const hash = (await db.execute<{ hash: string }>(sql`SELECT hash FROM consent_chain WHERE seq = 3`)).rows[0]!.hash;
+      const hash = (await db.execute<{ hash: string }>(sql`SELECT hash FROM consent_chain WHERE seq = 3`)).rows[0]!
+        .hash;
       expect(sent!.plain).toContain(`npm run consent:verify -- --expect 3:${hash}`);
       expect(sent!.plain).toContain(keyA.publicKey);
       expect(readFileSync(witness.path, "utf8")).toContain('"kind":"mailed","day":"2026-11-27","seq":3');

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { openDatabase, toNumber, type Db } from "~/db/client.server";
 import { DB_KINDS, NO_EVIDENCE, useTestDatabase } from "../../../tests/support/test-db";
 import { optInToSms } from "../subscription/sms-opt-in.server";
-import { chainHash, headMessage, latestSignedHead, sealConsentChain, signConsentChainHead, startConsentChain, verifyConsentChain } from "./chain.server";
+import {
+  chainHash,
+  headMessage,
+  latestSignedHead,
+  sealConsentChain,
+  signConsentChainHead,
+  startConsentChain,
+  verifyConsentChain,
+} from "./chain.server";
 import { consentPublicKey, consentSigner } from "./signing.server";
 
 const SETTINGS = { siteName: "Patriot Investor", dncPolicy: "refuse" as const };
@@ -16,7 +24,16 @@ async function optIn(db: Db) {
   const phone = `212-456-${String(1000 + phoneCounter).padStart(4, "0")}`;
   const result = await optInToSms(
     db,
-    { firstName: "Betsy", lastName: "Ross", phone, clickId: `click-${phoneCounter}`, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE },
+    {
+      firstName: "Betsy",
+      lastName: "Ross",
+      phone,
+      clickId: `click-${phoneCounter}`,
+      smsConsent: true,
+      termsConsent: true,
+      source: "opt-in",
+      evidence: NO_EVIDENCE,
+    },
     SETTINGS,
   );
   expect(result).toMatchObject({ ok: true });
@@ -28,7 +45,11 @@ async function eventIds(db: Db) {
 }
 
 /** Runs `tamper` as someone with direct access to the database: the append-only triggers off, then back on. */
-async function tamper(db: Db, table: "consent_events" | "consent_chain" | "consent_chain_heads", statements: ReturnType<typeof sql>[]) {
+async function tamper(
+  db: Db,
+  table: "consent_events" | "consent_chain" | "consent_chain_heads",
+  statements: ReturnType<typeof sql>[],
+) {
   await db.execute(sql.raw(`ALTER TABLE ${table} DISABLE TRIGGER ALL`));
   try {
     for (const statement of statements) await db.execute(statement);
@@ -70,9 +91,13 @@ describe.each(DB_KINDS)("consent hash chain on %s", (kind) => {
   it("notices an edit of the time by a microsecond", async () => {
     const { db } = database;
     const target = (await eventIds(db))[4]!;
-    await tamper(db, "consent_events", [sql`UPDATE consent_events SET occurred_at = occurred_at + interval '1 microsecond' WHERE id = ${target}`]);
+    await tamper(db, "consent_events", [
+      sql`UPDATE consent_events SET occurred_at = occurred_at + interval '1 microsecond' WHERE id = ${target}`,
+    ]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
-    await tamper(db, "consent_events", [sql`UPDATE consent_events SET occurred_at = occurred_at - interval '1 microsecond' WHERE id = ${target}`]);
+    await tamper(db, "consent_events", [
+      sql`UPDATE consent_events SET occurred_at = occurred_at - interval '1 microsecond' WHERE id = ${target}`,
+    ]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
   });
 
@@ -85,7 +110,10 @@ describe.each(DB_KINDS)("consent hash chain on %s", (kind) => {
     ]);
     const result = await verifyConsentChain(db, signer);
     expect(result.problem).toMatchObject({ kind: "deleted", eventId: target, seq: 4 });
-    await tamper(db, "consent_events", [sql`INSERT INTO consent_events SELECT * FROM saved_event`, sql`DROP TABLE saved_event`]);
+    await tamper(db, "consent_events", [
+      sql`INSERT INTO consent_events SELECT * FROM saved_event`,
+      sql`DROP TABLE saved_event`,
+    ]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
   });
 
@@ -113,7 +141,11 @@ describe.each(DB_KINDS)("consent hash chain on %s", (kind) => {
     ];
     await tamper(db, "consent_chain", swap);
     const ids = await eventIds(db);
-    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "reordered", seq: 3, eventId: ids[3] });
+    expect((await verifyConsentChain(db, signer)).problem).toMatchObject({
+      kind: "reordered",
+      seq: 3,
+      eventId: ids[3],
+    });
     await tamper(db, "consent_chain", swap);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
 
@@ -122,18 +154,25 @@ describe.each(DB_KINDS)("consent hash chain on %s", (kind) => {
       sql`DELETE FROM consent_chain WHERE seq = 5`,
     ]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "missing_link", seq: 6 });
-    await tamper(db, "consent_chain", [sql`INSERT INTO consent_chain SELECT * FROM saved_link`, sql`DROP TABLE saved_link`]);
+    await tamper(db, "consent_chain", [
+      sql`INSERT INTO consent_chain SELECT * FROM saved_link`,
+      sql`DROP TABLE saved_link`,
+    ]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
   });
 
   it("catches a chain rewritten after an edit by its signed head, and a head signed by another key", async () => {
     const { db } = database;
     const last = (await eventIds(db)).at(-1)!;
-    const row = await db.execute<{ prev_hash: string; hash: string }>(sql`SELECT prev_hash, hash FROM consent_chain WHERE seq = 6`);
+    const row = await db.execute<{ prev_hash: string; hash: string }>(
+      sql`SELECT prev_hash, hash FROM consent_chain WHERE seq = 6`,
+    );
     const original = row.rows[0]!.hash;
     // The forger edits the newest event and recomputes its chain row, so the chain is consistent.
     await tamper(db, "consent_events", [sql`UPDATE consent_events SET first_name = 'Mallory' WHERE id = ${last}`]);
-    const json = await db.execute<{ first_name: string }>(sql`SELECT first_name FROM consent_events WHERE id = ${last}`);
+    const json = await db.execute<{ first_name: string }>(
+      sql`SELECT first_name FROM consent_events WHERE id = ${last}`,
+    );
     expect(json.rows[0]!.first_name).toBe("Mallory");
     const { canonicalEventJson } = await import("./chain.server");
     const canonical = await db.execute<Record<string, unknown>>(sql`
@@ -188,7 +227,12 @@ describe("consent hash chain with concurrent opt-ins and sealers on postgres", (
       const sealedAfter = await sealConsentChain(db);
       expect(sealedDuring + sealedAfter).toBe(40);
       await signConsentChainHead(second.db, signer);
-      expect(await verifyConsentChain(db, signer)).toMatchObject({ ok: true, checked: 40, pending: 0, headSigned: true });
+      expect(await verifyConsentChain(db, signer)).toMatchObject({
+        ok: true,
+        checked: 40,
+        pending: 0,
+        headSigned: true,
+      });
     } finally {
       await second.close();
     }
@@ -211,7 +255,12 @@ describe("consent hash chain through db:export and db:import", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "chain-")), "export.jsonl");
     await exportDatabase({ kind: "pglite", db: from.db }, file);
     await importDatabase({ db: to.db }, file);
-    expect(await verifyConsentChain(to.db, signer)).toMatchObject({ ok: true, checked: 3, pending: 1, headSigned: true });
+    expect(await verifyConsentChain(to.db, signer)).toMatchObject({
+      ok: true,
+      checked: 3,
+      pending: 1,
+      headSigned: true,
+    });
     expect(await sealConsentChain(to.db)).toBe(1);
     expect(await verifyConsentChain(to.db, signer)).toMatchObject({ ok: true, checked: 4, pending: 0 });
   });
@@ -219,33 +268,65 @@ describe("consent hash chain through db:export and db:import", () => {
 
 describe.each(DB_KINDS)("consent chain versions on %s", (kind) => {
   const database = useTestDatabase(kind);
-  const interaction = { v: 1 as const, loadedMs: 800, hydratedMs: 1_200, typingMs: { firstName: 900, lastName: 700, phone: 2_100 }, tickedMs: { smsConsent: 8_000, termsConsent: 8_600 }, submittedMs: 9_900 };
+  const interaction = {
+    v: 1 as const,
+    loadedMs: 800,
+    hydratedMs: 1_200,
+    typingMs: { firstName: 900, lastName: 700, phone: 2_100 },
+    tickedMs: { smsConsent: 8_000, termsConsent: 8_600 },
+    submittedMs: 9_900,
+  };
 
   it("version 4 and later cover what the person did on the form, the page it was served in and when it was sent: an edited timing, page or time is named", async () => {
     const { db } = database;
     const result = await optInToSms(
       db,
-      { firstName: "Abigail", lastName: "Adams", phone: "212-456-7001", clickId: null, smsConsent: true, termsConsent: true, source: "opt-in", evidence: { ...NO_EVIDENCE, formServedAt: new Date("2026-11-26T14:30:05.123Z") }, interaction, servedPageSha256: "a".repeat(64) },
+      {
+        firstName: "Abigail",
+        lastName: "Adams",
+        phone: "212-456-7001",
+        clickId: null,
+        smsConsent: true,
+        termsConsent: true,
+        source: "opt-in",
+        evidence: { ...NO_EVIDENCE, formServedAt: new Date("2026-11-26T14:30:05.123Z") },
+        interaction,
+        servedPageSha256: "a".repeat(64),
+      },
       SETTINGS,
     );
     expect(result).toMatchObject({ ok: true });
     await sealConsentChain(db);
-    const link = await db.execute<{ version: unknown; event_id: unknown }>(sql`SELECT version, event_id FROM consent_chain ORDER BY seq DESC LIMIT 1`);
+    const link = await db.execute<{ version: unknown; event_id: unknown }>(
+      sql`SELECT version, event_id FROM consent_chain ORDER BY seq DESC LIMIT 1`,
+    );
     expect(toNumber(link.rows[0]!.version)).toBe(5);
     const target = toNumber(link.rows[0]!.event_id);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
-    await tamper(db, "consent_events", [sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '2500') WHERE id = ${target}`]);
+    await tamper(db, "consent_events", [
+      sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '2500') WHERE id = ${target}`,
+    ]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
-    await tamper(db, "consent_events", [sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '9900') WHERE id = ${target}`]);
+    await tamper(db, "consent_events", [
+      sql`UPDATE consent_events SET interaction = jsonb_set(interaction, '{submittedMs}', '9900') WHERE id = ${target}`,
+    ]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
-    await tamper(db, "consent_events", [sql`UPDATE consent_events SET served_page_sha256 = ${"b".repeat(64)} WHERE id = ${target}`]);
+    await tamper(db, "consent_events", [
+      sql`UPDATE consent_events SET served_page_sha256 = ${"b".repeat(64)} WHERE id = ${target}`,
+    ]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
-    await tamper(db, "consent_events", [sql`UPDATE consent_events SET served_page_sha256 = ${"a".repeat(64)} WHERE id = ${target}`]);
+    await tamper(db, "consent_events", [
+      sql`UPDATE consent_events SET served_page_sha256 = ${"a".repeat(64)} WHERE id = ${target}`,
+    ]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
     // A millisecond earlier looks like a slower person: named all the same.
-    await tamper(db, "consent_events", [sql`UPDATE consent_events SET form_served_at = form_served_at - interval '1 millisecond' WHERE id = ${target}`]);
+    await tamper(db, "consent_events", [
+      sql`UPDATE consent_events SET form_served_at = form_served_at - interval '1 millisecond' WHERE id = ${target}`,
+    ]);
     expect((await verifyConsentChain(db, signer)).problem).toMatchObject({ kind: "edited", eventId: target });
-    await tamper(db, "consent_events", [sql`UPDATE consent_events SET form_served_at = '2026-11-26T14:30:05.123Z' WHERE id = ${target}`]);
+    await tamper(db, "consent_events", [
+      sql`UPDATE consent_events SET form_served_at = '2026-11-26T14:30:05.123Z' WHERE id = ${target}`,
+    ]);
     expect((await verifyConsentChain(db, signer)).ok).toBe(true);
   });
 
@@ -288,11 +369,18 @@ describe.each(DB_KINDS)("consent signing key rotation on %s", (kind) => {
     await sealConsentChain(db);
     await signConsentChainHead(db, keyA);
     const result = await verifyConsentChain(db, keyB);
-    expect(result).toMatchObject({ ok: false, headSigned: false, headKey: null, problem: { kind: "head_signature", seq: 3 } });
+    expect(result).toMatchObject({
+      ok: false,
+      headSigned: false,
+      headKey: null,
+      problem: { kind: "head_signature", seq: 3 },
+    });
     expect(result.problem!.detail).toContain(keyA.keyId);
     expect(result.problem!.detail).toMatch(/neither this server's key .* nor a retired one/);
     // Another retired key does not stand in for it.
-    expect((await verifyConsentChain(db, keyB, [consentPublicKey(otherSigner.publicKey)])).problem).toMatchObject({ kind: "head_signature" });
+    expect((await verifyConsentChain(db, keyB, [consentPublicKey(otherSigner.publicKey)])).problem).toMatchObject({
+      kind: "head_signature",
+    });
   });
 
   it("verifies the old key's head once it is listed as retired, and the next drain signs with the new key at once", async () => {
@@ -305,7 +393,16 @@ describe.each(DB_KINDS)("consent signing key rotation on %s", (kind) => {
     });
     // Nothing was sealed since and the interval (an hour) has not passed: due anyway, because A is retired.
     const before = await headCount(db);
-    const processes = [1, 2].map(() => startConsentChain({ db, signer: keyB, retiredKeys: retiredA, logger: quietLogger, signEveryMs: HOUR, autoStart: false }));
+    const processes = [1, 2].map(() =>
+      startConsentChain({
+        db,
+        signer: keyB,
+        retiredKeys: retiredA,
+        logger: quietLogger,
+        signEveryMs: HOUR,
+        autoStart: false,
+      }),
+    );
     try {
       for (const loop of processes) await loop.runOnce();
     } finally {
@@ -314,7 +411,10 @@ describe.each(DB_KINDS)("consent signing key rotation on %s", (kind) => {
     // Signed once, by the first process; the second found the head already signed with B.
     expect(await headCount(db)).toBe(before + 1);
     expect(await latestSignedHead(db)).toMatchObject({ seq: 3, keyId: keyB.keyId, publicKey: keyB.publicKey });
-    expect(await verifyConsentChain(db, keyB, retiredA)).toMatchObject({ ok: true, headKey: { status: "current", keyId: keyB.keyId } });
+    expect(await verifyConsentChain(db, keyB, retiredA)).toMatchObject({
+      ok: true,
+      headKey: { status: "current", keyId: keyB.keyId },
+    });
   });
 
   it("refuses a head inserted with an attacker's key, even with the attacker's public key in the row or a configured key's id", async () => {
@@ -337,15 +437,23 @@ describe.each(DB_KINDS)("consent signing key rotation on %s", (kind) => {
     expect(await signConsentChainHead(db, keyB, { minIntervalMs: HOUR, retiredKeys: retiredA })).toBeNull();
 
     // Every head is checked, not only the newest: each forged one is named while it is there.
-    const removeForgedHeads = () => db.execute(sql`ALTER TABLE consent_chain_heads DISABLE TRIGGER ALL`)
-      .then(() => db.execute(sql`DELETE FROM consent_chain_heads WHERE public_key = ${attacker.publicKey}`))
-      .finally(() => db.execute(sql`ALTER TABLE consent_chain_heads ENABLE TRIGGER ALL`));
+    const removeForgedHeads = () =>
+      db
+        .execute(sql`ALTER TABLE consent_chain_heads DISABLE TRIGGER ALL`)
+        .then(() => db.execute(sql`DELETE FROM consent_chain_heads WHERE public_key = ${attacker.publicKey}`))
+        .finally(() => db.execute(sql`ALTER TABLE consent_chain_heads ENABLE TRIGGER ALL`));
     await removeForgedHeads();
     await insertForgedHead(keyA.keyId);
-    expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({ kind: "head_signature", detail: expect.stringContaining(`the retired key ${keyA.keyId}`) });
+    expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({
+      kind: "head_signature",
+      detail: expect.stringContaining(`the retired key ${keyA.keyId}`),
+    });
     await removeForgedHeads();
     await insertForgedHead(keyB.keyId);
-    expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({ kind: "head_signature", detail: expect.stringContaining(`this server's key (${keyB.keyId})`) });
+    expect((await verifyConsentChain(db, keyB, retiredA)).problem).toMatchObject({
+      kind: "head_signature",
+      detail: expect.stringContaining(`this server's key (${keyB.keyId})`),
+    });
 
     // The real key signs over it again; the forged head stays named until it is gone.
     await signConsentChainHead(db, keyB);

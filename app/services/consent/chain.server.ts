@@ -8,7 +8,13 @@ import { headMessage } from "./chain-messages";
 import { verifyServedPages } from "./served-page.server";
 import type { ConsentPublicKey, ConsentSigner } from "./signing.server";
 import { mailChainBroken, mailDailyHead, type WitnessMail } from "./witness-mail.server";
-import { acknowledgementMessage, type ConsentWitness, type WitnessAcknowledgement, type WitnessedHead, type WitnessEntry } from "./witness.server";
+import {
+  acknowledgementMessage,
+  type ConsentWitness,
+  type WitnessAcknowledgement,
+  type WitnessedHead,
+  type WitnessEntry,
+} from "./witness.server";
 
 /**
  * The hash chain over consent_events (decision 069).
@@ -83,7 +89,13 @@ export const CHAIN_V5_COLUMNS = CHAIN_V4_COLUMNS;
 /** The version new chain rows are sealed with. */
 export const CHAIN_VERSION = 5;
 
-const COLUMNS_OF: Record<number, readonly string[]> = { 1: CHAIN_V1_COLUMNS, 2: CHAIN_V2_COLUMNS, 3: CHAIN_V3_COLUMNS, 4: CHAIN_V4_COLUMNS, 5: CHAIN_V5_COLUMNS };
+const COLUMNS_OF: Record<number, readonly string[]> = {
+  1: CHAIN_V1_COLUMNS,
+  2: CHAIN_V2_COLUMNS,
+  3: CHAIN_V3_COLUMNS,
+  4: CHAIN_V4_COLUMNS,
+  5: CHAIN_V5_COLUMNS,
+};
 
 /**
  * Each column as text the database writes the same way on every server and in every session:
@@ -94,7 +106,8 @@ function canonicalSelect(alias: string) {
   const column = (name: string) => {
     const ref = `${alias}.${name}`;
     if (name === "id" || name === "subscriber_id") return `${ref}::text AS ${name}`;
-    if (name === "occurred_at" || name === "form_served_at") return `to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ${name}`;
+    if (name === "occurred_at" || name === "form_served_at")
+      return `to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ${name}`;
     if (name === "dnc_data_date") return `to_char(${ref}, 'YYYY-MM-DD') AS dnc_data_date`;
     // jsonb prints in one normal form (keys sorted, one spacing) on every server.
     if (name === "interaction") return `${ref}::text AS interaction`;
@@ -106,7 +119,9 @@ function canonicalSelect(alias: string) {
 export function canonicalEventJson(row: Record<string, unknown>, version = CHAIN_VERSION) {
   const columns = COLUMNS_OF[version];
   if (!columns) throw new Error(`unknown consent chain version ${version}`);
-  return JSON.stringify(Object.fromEntries(columns.map((name) => [name, (row[name] ?? null) as string | boolean | null])));
+  return JSON.stringify(
+    Object.fromEntries(columns.map((name) => [name, (row[name] ?? null) as string | boolean | null])),
+  );
 }
 
 /**
@@ -119,7 +134,9 @@ export async function canonicalEventJsonOf(db: Db, eventIds: readonly number[], 
     eventIds.map((id) => sql`${id}::bigint`),
     sql`, `,
   );
-  const rows = await db.execute<Record<string, unknown>>(sql`SELECT ${canonicalSelect("e")} FROM consent_events e WHERE e.id IN (${ids})`);
+  const rows = await db.execute<Record<string, unknown>>(
+    sql`SELECT ${canonicalSelect("e")} FROM consent_events e WHERE e.id IN (${ids})`,
+  );
   return new Map(rows.rows.map((row) => [toNumber(row.id), canonicalEventJson(row, version)]));
 }
 
@@ -134,7 +151,9 @@ export function chainHash(seq: number, prevHash: string, eventJson: string, vers
 
 /** A link's hash from what it covers: the event's JSON (versions 1-4) or its digest (version 5 on). */
 export function linkHash(seq: number, prevHash: string, covered: string, version: number) {
-  return createHash("sha256").update(`consent-chain-v${version}\n${seq}\n${prevHash}\n${covered}`, "utf8").digest("hex");
+  return createHash("sha256")
+    .update(`consent-chain-v${version}\n${seq}\n${prevHash}\n${covered}`, "utf8")
+    .digest("hex");
 }
 
 export { headMessage };
@@ -163,7 +182,9 @@ export async function sealConsentChain(db: Db, options: { isStopped?: () => bool
         SELECT ${canonicalSelect("e")} FROM consent_events e
         WHERE e.id IN (${idList}) AND NOT EXISTS (SELECT 1 FROM consent_chain c WHERE c.event_id = e.id)
         ORDER BY e.id`);
-      const head = await tx.execute<{ seq: unknown; hash: string }>(sql`SELECT seq, hash FROM consent_chain ORDER BY seq DESC LIMIT 1`);
+      const head = await tx.execute<{ seq: unknown; hash: string }>(
+        sql`SELECT seq, hash FROM consent_chain ORDER BY seq DESC LIMIT 1`,
+      );
       let seq = head.rows[0] ? toNumber(head.rows[0].seq) : 0;
       let prevHash = head.rows[0]?.hash ?? GENESIS_HASH;
       const rows = events.rows.map((event) => {
@@ -174,7 +195,9 @@ export async function sealConsentChain(db: Db, options: { isStopped?: () => bool
         return row;
       });
       if (rows.length > 0) {
-        await tx.execute(sql`INSERT INTO consent_chain (seq, event_id, version, prev_hash, hash) VALUES ${sql.join(rows, sql`, `)}`);
+        await tx.execute(
+          sql`INSERT INTO consent_chain (seq, event_id, version, prev_hash, hash) VALUES ${sql.join(rows, sql`, `)}`,
+        );
       }
       await tx.execute(sql`DELETE FROM consent_chain_pending WHERE event_id IN (${idList})`);
       return ids.length;
@@ -185,16 +208,40 @@ export async function sealConsentChain(db: Db, options: { isStopped?: () => bool
   return total;
 }
 
-export type ChainHead = { seq: number; hash: string; keyId: string; publicKey: string; signature: string; signedAt: Date };
+export type ChainHead = {
+  seq: number;
+  hash: string;
+  keyId: string;
+  publicKey: string;
+  signature: string;
+  signedAt: Date;
+};
 
-type HeadRow = { id: unknown; seq: unknown; hash: string; key_id: string; public_key: string; signature: string; signed_at: unknown };
+type HeadRow = {
+  id: unknown;
+  seq: unknown;
+  hash: string;
+  key_id: string;
+  public_key: string;
+  signature: string;
+  signed_at: unknown;
+};
 
 function headOf(row: HeadRow): ChainHead {
-  return { seq: toNumber(row.seq), hash: row.hash, keyId: row.key_id, publicKey: row.public_key, signature: row.signature, signedAt: new Date(String(row.signed_at)) };
+  return {
+    seq: toNumber(row.seq),
+    hash: row.hash,
+    keyId: row.key_id,
+    publicKey: row.public_key,
+    signature: row.signature,
+    signedAt: new Date(String(row.signed_at)),
+  };
 }
 
 export async function latestSignedHead(db: Db): Promise<ChainHead | null> {
-  const result = await db.execute<HeadRow>(sql`SELECT id, seq, hash, key_id, public_key, signature, signed_at FROM consent_chain_heads ORDER BY id DESC LIMIT 1`);
+  const result = await db.execute<HeadRow>(
+    sql`SELECT id, seq, hash, key_id, public_key, signature, signed_at FROM consent_chain_heads ORDER BY id DESC LIMIT 1`,
+  );
   return result.rows[0] ? headOf(result.rows[0]) : null;
 }
 
@@ -210,28 +257,53 @@ function configuredKey(keyId: string, signer: ConsentSigner, retiredKeys: readon
  * head names, but the signature is checked with the configured public key, never with the head's
  * own public_key column: whoever can write the database could store a key of their own there.
  */
-export function headSigningKey(head: ChainHead, signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[] = []): HeadKey | null {
+export function headSigningKey(
+  head: ChainHead,
+  signer: ConsentSigner,
+  retiredKeys: readonly ConsentPublicKey[] = [],
+): HeadKey | null {
   const key = configuredKey(head.keyId, signer, retiredKeys);
   if (!key || !key.verify(headMessage(head.seq, head.hash, head.signedAt.toISOString()), head.signature)) return null;
   return { status: head.keyId === signer.keyId ? "current" : "retired", keyId: key.keyId, publicKey: key.publicKey };
 }
 
 function witnessedHeadVerifies(entry: WitnessedHead, signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[]) {
-  return configuredKey(entry.keyId, signer, retiredKeys)?.verify(headMessage(entry.seq, entry.hash, entry.signedAt), entry.signature) ?? false;
+  return (
+    configuredKey(entry.keyId, signer, retiredKeys)?.verify(
+      headMessage(entry.seq, entry.hash, entry.signedAt),
+      entry.signature,
+    ) ?? false
+  );
 }
 
-function acknowledgementVerifies(entry: WitnessAcknowledgement, signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[]) {
-  return configuredKey(entry.keyId, signer, retiredKeys)?.verify(acknowledgementMessage(entry), entry.signature) ?? false;
+function acknowledgementVerifies(
+  entry: WitnessAcknowledgement,
+  signer: ConsentSigner,
+  retiredKeys: readonly ConsentPublicKey[],
+) {
+  return (
+    configuredKey(entry.keyId, signer, retiredKeys)?.verify(acknowledgementMessage(entry), entry.signature) ?? false
+  );
 }
 
 /** A point of the chain the signer trusts: a head it can check the signature of, or where an acknowledged break resumed. */
-export type TrustedPoint = { seq: number; hash: string; signedAt: string; source: "witness" | "acknowledged" | "database" };
+export type TrustedPoint = {
+  seq: number;
+  hash: string;
+  signedAt: string;
+  source: "witness" | "acknowledged" | "database";
+};
 
 /** The newest point the witness vouches for: its last signed head, or the resumption of an acknowledged break after it. */
-export function lastWitnessedPoint(entries: readonly WitnessEntry[], signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[] = []): TrustedPoint | null {
+export function lastWitnessedPoint(
+  entries: readonly WitnessEntry[],
+  signer: ConsentSigner,
+  retiredKeys: readonly ConsentPublicKey[] = [],
+): TrustedPoint | null {
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!;
-    if (entry.kind === "head" && witnessedHeadVerifies(entry, signer, retiredKeys)) return { seq: entry.seq, hash: entry.hash, signedAt: entry.signedAt, source: "witness" };
+    if (entry.kind === "head" && witnessedHeadVerifies(entry, signer, retiredKeys))
+      return { seq: entry.seq, hash: entry.hash, signedAt: entry.signedAt, source: "witness" };
     if (entry.kind === "acknowledged" && acknowledgementVerifies(entry, signer, retiredKeys)) {
       return { seq: entry.resume.seq, hash: entry.resume.hash, signedAt: entry.at, source: "acknowledged" };
     }
@@ -248,7 +320,12 @@ export class ConsentChainBrokenError extends Error {
 }
 
 function pointName(point: TrustedPoint) {
-  const where = point.source === "witness" ? "witnessed head" : point.source === "acknowledged" ? "point an acknowledged break resumed from" : "signed head";
+  const where =
+    point.source === "witness"
+      ? "witnessed head"
+      : point.source === "acknowledged"
+        ? "point an acknowledged break resumed from"
+        : "signed head";
   return `the ${where} at seq ${point.seq} (${point.signedAt})`;
 }
 
@@ -262,7 +339,9 @@ function pointProblem(point: TrustedPoint, chainHashThere: string | null, top: n
 }
 
 async function chainTop(db: Db) {
-  const head = await db.execute<{ seq: unknown; hash: string }>(sql`SELECT seq, hash FROM consent_chain ORDER BY seq DESC LIMIT 1`);
+  const head = await db.execute<{ seq: unknown; hash: string }>(
+    sql`SELECT seq, hash FROM consent_chain ORDER BY seq DESC LIMIT 1`,
+  );
   return head.rows[0] ? { seq: toNumber(head.rows[0].seq), hash: head.rows[0].hash } : null;
 }
 
@@ -286,7 +365,9 @@ async function checkExtension(
     FROM consent_chain_heads h LEFT JOIN consent_chain c ON c.seq = h.seq
     WHERE h.signed_at > ${witnessed?.signedAt ?? "1970-01-01T00:00:00Z"}::timestamptz ORDER BY h.id`);
   // Heads nobody here can check are the check's to report, not the signer's to trust.
-  const newer = rows.rows.map((row) => ({ head: headOf(row), chainHash: row.chain_hash })).filter(({ head }) => headSigningKey(head, signer, retiredKeys));
+  const newer = rows.rows
+    .map((row) => ({ head: headOf(row), chainHash: row.chain_hash }))
+    .filter(({ head }) => headSigningKey(head, signer, retiredKeys));
   const points: { point: TrustedPoint; chainHash: string | null }[] = newer.map(({ head, chainHash: there }) => ({
     point: { seq: head.seq, hash: head.hash, signedAt: head.signedAt.toISOString(), source: "database" },
     chainHash: there,
@@ -314,7 +395,14 @@ async function chainHashAt(db: Db, seq: number) {
 }
 
 function witnessEntryOf(head: ChainHead): WitnessedHead {
-  return { kind: "head", seq: head.seq, hash: head.hash, keyId: head.keyId, signature: head.signature, signedAt: head.signedAt.toISOString() };
+  return {
+    kind: "head",
+    seq: head.seq,
+    hash: head.hash,
+    keyId: head.keyId,
+    signature: head.signature,
+    signedAt: head.signedAt.toISOString(),
+  };
 }
 
 /**
@@ -333,7 +421,12 @@ function witnessEntryOf(head: ChainHead): WitnessedHead {
 export async function signConsentChainHead(
   db: Db,
   signer: ConsentSigner,
-  options: { minIntervalMs?: number; now?: Date; retiredKeys?: readonly ConsentPublicKey[]; witness?: ConsentWitness } = {},
+  options: {
+    minIntervalMs?: number;
+    now?: Date;
+    retiredKeys?: readonly ConsentPublicKey[];
+    witness?: ConsentWitness;
+  } = {},
 ) {
   const retiredKeys = options.retiredKeys ?? [];
   const { witness } = options;
@@ -350,7 +443,8 @@ export async function signConsentChainHead(
     // Checked, not read off the row's key id: a head inserted under this key's id must not pass for one already signed.
     const lastKey = last ? headSigningKey(last, signer, retiredKeys) : null;
     if (last && last.seq === top.seq && lastKey?.status === "current") return null;
-    if (last && lastKey?.status !== "retired" && now.getTime() - last.signedAt.getTime() < (options.minIntervalMs ?? 0)) return null;
+    if (last && lastKey?.status !== "retired" && now.getTime() - last.signedAt.getTime() < (options.minIntervalMs ?? 0))
+      return null;
     const walked = await checkExtension(trx, signer, retiredKeys, witness, { walk: true });
     if (walked.problem) throw new ConsentChainBrokenError(walked.problem);
     const signedAt = now.toISOString();
@@ -358,7 +452,14 @@ export async function signConsentChainHead(
     await tx.execute(sql`
       INSERT INTO consent_chain_heads (seq, hash, key_id, public_key, signature, signed_at)
       VALUES (${top.seq}, ${top.hash}, ${signer.keyId}, ${signer.publicKey}, ${signature}, ${signedAt})`);
-    const head = { seq: top.seq, hash: top.hash, keyId: signer.keyId, publicKey: signer.publicKey, signature, signedAt: new Date(signedAt) } satisfies ChainHead;
+    const head = {
+      seq: top.seq,
+      hash: top.hash,
+      keyId: signer.keyId,
+      publicKey: signer.publicKey,
+      signature,
+      signedAt: new Date(signedAt),
+    } satisfies ChainHead;
     // Before the commit: a head the witness lacks is never one the database has (a failed commit leaves a witnessed head the chain still holds).
     witness?.append(witnessEntryOf(head));
     return head;
@@ -384,7 +485,13 @@ export type ChainProblem = {
 };
 
 /** A break an operator acknowledged (npm run consent:verify -- --acknowledge): reported, no longer failing. */
-export type AcknowledgedBreak = { at: string; actor: string; reason: string; broken: { seq: number; hash: string } | null; resume: { seq: number; hash: string } };
+export type AcknowledgedBreak = {
+  at: string;
+  actor: string;
+  reason: string;
+  broken: { seq: number; hash: string } | null;
+  resume: { seq: number; hash: string };
+};
 
 export type ChainVerification = {
   ok: boolean;
@@ -414,13 +521,25 @@ export type ChainVerification = {
  * (its hash differs), a deleted one (its chain row remains), a removed chain row (a gap in seq),
  * rows put in another order (a row's previous hash is not the hash before it).
  */
-async function walkChain(db: Db, start: { seq: number; prevHash: string }, visit?: (seq: number, hash: string) => void) {
+async function walkChain(
+  db: Db,
+  start: { seq: number; prevHash: string },
+  visit?: (seq: number, hash: string) => void,
+) {
   let checked = 0;
   let expectedSeq = start.seq;
   let prevHash = start.prevHash;
   let problem: ChainProblem | null = null;
   while (!problem) {
-    const batch = await db.execute<Record<string, unknown> & { c_seq: unknown; c_event_id: unknown; c_prev_hash: string; c_hash: string; id: unknown }>(sql`
+    const batch = await db.execute<
+      Record<string, unknown> & {
+        c_seq: unknown;
+        c_event_id: unknown;
+        c_prev_hash: string;
+        c_hash: string;
+        id: unknown;
+      }
+    >(sql`
       SELECT c.seq AS c_seq, c.event_id AS c_event_id, c.version AS c_version, c.prev_hash AS c_prev_hash, c.hash AS c_hash, ${canonicalSelect("e")}
       FROM consent_chain c LEFT JOIN consent_events e ON e.id = c.event_id
       WHERE c.seq >= ${expectedSeq} ORDER BY c.seq LIMIT ${VERIFY_BATCH}`);
@@ -429,21 +548,41 @@ async function walkChain(db: Db, start: { seq: number; prevHash: string }, visit
       const seq = toNumber(row.c_seq);
       const eventId = toNumber(row.c_event_id);
       if (seq !== expectedSeq) {
-        problem = { seq, eventId, kind: "missing_link", detail: `chain rows ${expectedSeq}${seq - 1 > expectedSeq ? `–${seq - 1}` : ""} are missing before seq ${seq} (event ${eventId})` };
+        problem = {
+          seq,
+          eventId,
+          kind: "missing_link",
+          detail: `chain rows ${expectedSeq}${seq - 1 > expectedSeq ? `–${seq - 1}` : ""} are missing before seq ${seq} (event ${eventId})`,
+        };
         break;
       }
       if (row.id === null || row.id === undefined) {
-        problem = { seq, eventId, kind: "deleted", detail: `consent event ${eventId} (seq ${seq}) is missing: the row was deleted` };
+        problem = {
+          seq,
+          eventId,
+          kind: "deleted",
+          detail: `consent event ${eventId} (seq ${seq}) is missing: the row was deleted`,
+        };
         break;
       }
       if (row.c_prev_hash !== prevHash) {
-        problem = { seq, eventId, kind: "reordered", detail: `consent event ${eventId} (seq ${seq}) does not follow the row before it: the chain was re-ordered or rewritten` };
+        problem = {
+          seq,
+          eventId,
+          kind: "reordered",
+          detail: `consent event ${eventId} (seq ${seq}) does not follow the row before it: the chain was re-ordered or rewritten`,
+        };
         break;
       }
       const version = toNumber(row.c_version);
       const hash = COLUMNS_OF[version] ? chainHash(seq, prevHash, canonicalEventJson(row, version), version) : null;
       if (hash !== row.c_hash) {
-        problem = { seq, eventId, kind: "edited", detail: `consent event ${eventId} (seq ${seq}) does not match its hash: the row was changed after it was recorded` };
+        problem = {
+          seq,
+          eventId,
+          kind: "edited",
+          detail: `consent event ${eventId} (seq ${seq}) does not match its hash: the row was changed after it was recorded`,
+        };
         break;
       }
       visit?.(seq, hash);
@@ -471,13 +610,22 @@ export async function verifyConsentChain(
   witness?: ConsentWitness,
 ): Promise<ChainVerification> {
   const started = Date.now();
-  const headRows = await db.execute<HeadRow>(sql`SELECT id, seq, hash, key_id, public_key, signature, signed_at FROM consent_chain_heads ORDER BY id`);
+  const headRows = await db.execute<HeadRow>(
+    sql`SELECT id, seq, hash, key_id, public_key, signature, signed_at FROM consent_chain_heads ORDER BY id`,
+  );
   const heads = headRows.rows.map(headOf);
   const head = heads.at(-1) ?? null;
   const read = witness ? await witness.readAll() : { entries: [], unreadable: 0 };
   const witnessedHeads = read.entries.filter((entry): entry is WitnessedHead => entry.kind === "head");
-  const acknowledgements = read.entries.filter((entry): entry is WitnessAcknowledgement => entry.kind === "acknowledged" && acknowledgementVerifies(entry, signer, retiredKeys));
-  const wanted = new Set<number>([...heads.map((h) => h.seq), ...witnessedHeads.map((h) => h.seq), ...acknowledgements.map((a) => a.resume.seq)]);
+  const acknowledgements = read.entries.filter(
+    (entry): entry is WitnessAcknowledgement =>
+      entry.kind === "acknowledged" && acknowledgementVerifies(entry, signer, retiredKeys),
+  );
+  const wanted = new Set<number>([
+    ...heads.map((h) => h.seq),
+    ...witnessedHeads.map((h) => h.seq),
+    ...acknowledgements.map((a) => a.resume.seq),
+  ]);
   const hashes = new Map<number, string>();
   const walked = await walkChain(db, { seq: 1, prevHash: GENESIS_HASH }, (seq, hash) => {
     if (wanted.has(seq)) hashes.set(seq, hash);
@@ -495,11 +643,20 @@ export async function verifyConsentChain(
       if (candidate === head) headKey = key;
       if (acknowledged(signedAt)) continue;
       if (!key) {
-        problem = { seq: candidate.seq, eventId: null, kind: "head_signature", detail: headSignatureProblem(candidate, signer, retiredKeys) };
+        problem = {
+          seq: candidate.seq,
+          eventId: null,
+          kind: "head_signature",
+          detail: headSignatureProblem(candidate, signer, retiredKeys),
+        };
         break;
       }
       if (hashes.get(candidate.seq) !== candidate.hash) {
-        problem = pointProblem({ seq: candidate.seq, hash: candidate.hash, signedAt, source: "database" }, hashes.get(candidate.seq) ?? null, top);
+        problem = pointProblem(
+          { seq: candidate.seq, hash: candidate.hash, signedAt, source: "database" },
+          hashes.get(candidate.seq) ?? null,
+          top,
+        );
         break;
       }
     }
@@ -526,9 +683,19 @@ export async function verifyConsentChain(
       }
     }
     if (!problem && lastMismatch) {
-      const point = { seq: lastMismatch.seq, hash: lastMismatch.hash, signedAt: lastMismatch.signedAt, source: "witness" } as const;
-      const lastGood = lastMatching ? ` The last witnessed head the chain still holds is seq ${lastMatching.seq} (${lastMatching.signedAt}).` : " No witnessed head before it still matches.";
-      problem = { ...pointProblem(point, hashes.get(point.seq) ?? null, top), detail: `${pointProblem(point, hashes.get(point.seq) ?? null, top).detail}.${lastGood}` };
+      const point = {
+        seq: lastMismatch.seq,
+        hash: lastMismatch.hash,
+        signedAt: lastMismatch.signedAt,
+        source: "witness",
+      } as const;
+      const lastGood = lastMatching
+        ? ` The last witnessed head the chain still holds is seq ${lastMatching.seq} (${lastMatching.signedAt}).`
+        : " No witnessed head before it still matches.";
+      problem = {
+        ...pointProblem(point, hashes.get(point.seq) ?? null, top),
+        detail: `${pointProblem(point, hashes.get(point.seq) ?? null, top).detail}.${lastGood}`,
+      };
     }
   }
 
@@ -555,10 +722,17 @@ export async function verifyConsentChain(
       ORDER BY e.id LIMIT 1`);
     if (stray.rows[0]) {
       const eventId = toNumber(stray.rows[0].id);
-      problem = { seq: null, eventId, kind: "unsealed", detail: `consent event ${eventId} is in neither the chain nor its queue: it was inserted around the trigger` };
+      problem = {
+        seq: null,
+        eventId,
+        kind: "unsealed",
+        detail: `consent event ${eventId} is in neither the chain nor its queue: it was inserted around the trigger`,
+      };
     }
   }
-  const pending = await db.execute<{ n: unknown }>(sql`SELECT count(DISTINCT event_id) AS n FROM consent_chain_pending`);
+  const pending = await db.execute<{ n: unknown }>(
+    sql`SELECT count(DISTINCT event_id) AS n FROM consent_chain_pending`,
+  );
   return {
     ok: !problem,
     checked: walked.checked,
@@ -568,7 +742,13 @@ export async function verifyConsentChain(
     headKey,
     heads: { database: heads.length, witnessed: witnessedHeads.length },
     witness: witness ? { path: witness.path, lastMatching, unreadableLines: read.unreadable } : null,
-    acknowledged: acknowledgements.map(({ at, actor, reason, broken, resume }) => ({ at, actor, reason, broken, resume })),
+    acknowledged: acknowledgements.map(({ at, actor, reason, broken, resume }) => ({
+      at,
+      actor,
+      reason,
+      broken,
+      resume,
+    })),
     pagesChecked,
     problem,
     elapsedMs: Date.now() - started,
@@ -578,8 +758,10 @@ export async function verifyConsentChain(
 /** Why no configured key verifies `head`: its key is unknown here, or the signature is not that key's. */
 function headSignatureProblem(head: ChainHead, signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[]) {
   const at = `the signed head at seq ${head.seq}`;
-  if (head.keyId === signer.keyId) return `${at} does not carry a valid signature of this server's key (${signer.keyId})`;
-  if (retiredKeys.some((retired) => retired.keyId === head.keyId)) return `${at} does not carry a valid signature of the retired key ${head.keyId}`;
+  if (head.keyId === signer.keyId)
+    return `${at} does not carry a valid signature of this server's key (${signer.keyId})`;
+  if (retiredKeys.some((retired) => retired.keyId === head.keyId))
+    return `${at} does not carry a valid signature of the retired key ${head.keyId}`;
   return `${at} was signed with key ${head.keyId}, which is neither this server's key (${signer.keyId}) nor a retired one (CONSENT_RETIRED_PUBLIC_KEYS)`;
 }
 
@@ -598,21 +780,41 @@ export async function acknowledgeChainBreak(
   input: { actor: string; reason: string; now?: Date },
 ): Promise<{ ok: true; acknowledgement: AcknowledgedBreak } | { ok: false; reason: string }> {
   const reason = input.reason.trim();
-  if (reason.length < 10) return { ok: false, reason: "Say in a sentence what happened (at least 10 characters): it is kept with the acknowledgement." };
+  if (reason.length < 10)
+    return {
+      ok: false,
+      reason: "Say in a sentence what happened (at least 10 characters): it is kept with the acknowledgement.",
+    };
   const result = await verifyConsentChain(db, signer, retiredKeys, witness);
   if (result.ok) return { ok: false, reason: "The chain holds: there is no break to acknowledge." };
   const problem = result.problem!;
   if (problem.kind !== "witness_mismatch" && problem.kind !== "head_mismatch") {
-    return { ok: false, reason: `Only heads the chain no longer holds can be acknowledged; this is another fault, to repair from a backup: ${problem.detail}.` };
+    return {
+      ok: false,
+      reason: `Only heads the chain no longer holds can be acknowledged; this is another fault, to repair from a backup: ${problem.detail}.`,
+    };
   }
   const top = await chainTop(db);
   if (!top) return { ok: false, reason: "The chain is empty: restore it from a backup." };
   const at = (input.now ?? new Date()).toISOString();
-  const broken = problem.seq === null ? null : { seq: problem.seq, hash: (await brokenHash(db, witness, problem.seq)) ?? "" };
+  const broken =
+    problem.seq === null ? null : { seq: problem.seq, hash: (await brokenHash(db, witness, problem.seq)) ?? "" };
   const unsigned = { kind: "acknowledged" as const, at, actor: input.actor, reason, broken, resume: top };
-  const entry: WitnessAcknowledgement = { ...unsigned, keyId: signer.keyId, signature: signer.sign(acknowledgementMessage(unsigned)) };
+  const entry: WitnessAcknowledgement = {
+    ...unsigned,
+    keyId: signer.keyId,
+    signature: signer.sign(acknowledgementMessage(unsigned)),
+  };
   witness.append(entry);
-  await db.insert(auditLog).values({ actor: input.actor, action: "consent.chain_break_acknowledged", entity: "consent_chain", before: broken ? JSON.stringify(broken) : null, after: JSON.stringify({ resume: top, reason }) });
+  await db
+    .insert(auditLog)
+    .values({
+      actor: input.actor,
+      action: "consent.chain_break_acknowledged",
+      entity: "consent_chain",
+      before: broken ? JSON.stringify(broken) : null,
+      after: JSON.stringify({ resume: top, reason }),
+    });
   return { ok: true, acknowledgement: { at, actor: input.actor, reason, broken, resume: top } };
 }
 
@@ -621,8 +823,70 @@ async function brokenHash(db: Db, witness: ConsentWitness, seq: number) {
   const { entries } = await witness.readAll();
   const fromWitness = entries.findLast((entry): entry is WitnessedHead => entry.kind === "head" && entry.seq === seq);
   if (fromWitness) return fromWitness.hash;
-  const row = await db.execute<{ hash: string }>(sql`SELECT hash FROM consent_chain_heads WHERE seq = ${seq} ORDER BY id DESC LIMIT 1`);
+  const row = await db.execute<{ hash: string }>(
+    sql`SELECT hash FROM consent_chain_heads WHERE seq = ${seq} ORDER BY id DESC LIMIT 1`,
+  );
   return row.rows[0]?.hash ?? null;
+}
+
+/**
+ * What an examiner needs to link one event to a signed head with the certificate alone (decision
+ * 081): the event's canonical JSON as hashed, and for every row after it up to the first head that
+ * covers it and that a configured key signed, that row's event digest (version 5; null for an older
+ * row, which hashed its whole text and cannot be linked without other people's data).
+ */
+export type EventProof = {
+  version: number;
+  eventJson: string;
+  links: { seq: number; version: number; digest: string | null }[];
+  head: { seq: number; hash: string; signedAt: string; keyId: string; publicKey: string; signature: string } | null;
+};
+
+const PROOF_MAX_LINKS = 50_000;
+
+export async function eventProof(
+  db: Db,
+  link: { seq: number; eventId: number },
+  signer: ConsentSigner,
+  retiredKeys: readonly ConsentPublicKey[] = [],
+): Promise<EventProof | null> {
+  const row = await db.execute<{ version: unknown }>(sql`SELECT version FROM consent_chain WHERE seq = ${link.seq}`);
+  if (!row.rows[0]) return null;
+  const version = toNumber(row.rows[0].version);
+  const eventJson = (await canonicalEventJsonOf(db, [link.eventId], version)).get(link.eventId);
+  if (eventJson === undefined) return null;
+  const candidates = await db.execute<HeadRow>(
+    sql`SELECT id, seq, hash, key_id, public_key, signature, signed_at FROM consent_chain_heads WHERE seq >= ${link.seq} AND seq <= ${link.seq + PROOF_MAX_LINKS} ORDER BY seq, id LIMIT 20`,
+  );
+  let head: EventProof["head"] = null;
+  for (const candidate of candidates.rows.map(headOf)) {
+    const key = headSigningKey(candidate, signer, retiredKeys);
+    if (!key) continue;
+    head = {
+      seq: candidate.seq,
+      hash: candidate.hash,
+      signedAt: candidate.signedAt.toISOString(),
+      keyId: candidate.keyId,
+      publicKey: key.publicKey,
+      signature: candidate.signature,
+    };
+    break;
+  }
+  if (!head) return { version, eventJson, links: [], head: null };
+  const rows = await db.execute<{ seq: unknown; version: unknown; event_id: unknown }>(
+    sql`SELECT seq, version, event_id FROM consent_chain WHERE seq > ${link.seq} AND seq <= ${head.seq} ORDER BY seq`,
+  );
+  const ids = rows.rows.filter((r) => toNumber(r.version) >= 5).map((r) => toNumber(r.event_id));
+  const texts = await canonicalEventJsonOf(db, ids, CHAIN_VERSION);
+  const links = rows.rows.map((r) => {
+    const text = toNumber(r.version) >= 5 ? texts.get(toNumber(r.event_id)) : undefined;
+    return {
+      seq: toNumber(r.seq),
+      version: toNumber(r.version),
+      digest: text === undefined ? null : eventDigest(text),
+    };
+  });
+  return { version, eventJson, links, head };
 }
 
 /**
@@ -632,7 +896,9 @@ async function brokenHash(db: Db, witness: ConsentWitness, seq: number) {
 export type ChainIntegrity = { state: "unknown" | "ok" | "broken"; problem: ChainProblem | null; since: string | null };
 
 type IntegrityHolder = { current: ChainIntegrity };
-const integrityHolder: IntegrityHolder = ((globalThis as { __consentChainIntegrity?: IntegrityHolder }).__consentChainIntegrity ??= {
+const integrityHolder: IntegrityHolder = ((
+  globalThis as { __consentChainIntegrity?: IntegrityHolder }
+).__consentChainIntegrity ??= {
   current: { state: "unknown", problem: null, since: null },
 });
 
@@ -644,7 +910,11 @@ export function consentChainIntegrity(): ChainIntegrity {
 export function noteChainIntegrity(problem: ChainProblem | null, now = new Date()) {
   const before = integrityHolder.current;
   if (!problem) {
-    integrityHolder.current = { state: "ok", problem: null, since: before.state === "ok" ? before.since : now.toISOString() };
+    integrityHolder.current = {
+      state: "ok",
+      problem: null,
+      since: before.state === "ok" ? before.since : now.toISOString(),
+    };
     return before.state === "broken";
   }
   const same = before.state === "broken" && before.problem?.detail === problem.detail;
@@ -679,9 +949,15 @@ export function startConsentChain(options: {
     drain: async (isStopped) => {
       const sealed = await sealConsentChain(db, { isStopped });
       try {
-        const head = await signConsentChainHead(db, signer, { minIntervalMs: options.signEveryMs, retiredKeys, witness });
-        if (head) logger.info({ job: "consent-chain", seq: head.seq, keyId: head.keyId }, "signed the consent chain's head");
-        if (noteChainIntegrity(null)) logger.info({ job: "consent-chain" }, "the consent chain holds its signed heads again; signing resumed");
+        const head = await signConsentChainHead(db, signer, {
+          minIntervalMs: options.signEveryMs,
+          retiredKeys,
+          witness,
+        });
+        if (head)
+          logger.info({ job: "consent-chain", seq: head.seq, keyId: head.keyId }, "signed the consent chain's head");
+        if (noteChainIntegrity(null))
+          logger.info({ job: "consent-chain" }, "the consent chain holds its signed heads again; signing resumed");
       } catch (error) {
         if (!(error instanceof ConsentChainBrokenError)) throw error;
         if (noteChainIntegrity(error.problem)) {

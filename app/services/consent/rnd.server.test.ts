@@ -30,7 +30,16 @@ let counter = 0;
 async function optedIn(db: Db, cohort: string, phone = `2124567${String(100 + ++counter).padStart(3, "0")}`) {
   const result = await optInToSms(
     db,
-    { firstName: "Nathan", lastName: "Hale", phone, clickId: cohort, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE },
+    {
+      firstName: "Nathan",
+      lastName: "Hale",
+      phone,
+      clickId: cohort,
+      smsConsent: true,
+      termsConsent: true,
+      source: "opt-in",
+      evidence: NO_EVIDENCE,
+    },
     { siteName: "Patriot Investor", dncPolicy: "refuse" },
   );
   if (!result.ok) throw new Error(result.code);
@@ -115,10 +124,18 @@ describe.each(DB_KINDS)("Reassigned Numbers Database checks on %s", (kind) => {
       .from(consentEvents)
       .where(eq(consentEvents.subscriberId, reassigned.id));
     expect(events.map((event) => event.action)).toEqual(["opt_in", "rnd_lapsed"]);
-    expect(await rndAnswersFor(db, reassigned.phone)).toMatchObject([{ askedDate: today(), answer: "yes", source: "api" }]);
+    expect(await rndAnswersFor(db, reassigned.phone)).toMatchObject([
+      { askedDate: today(), answer: "yes", source: "api" },
+    ]);
     // The certificate carries the answer and the lapse as evidence.
-    const certificate = await buildCertificate(db, reassigned.id, consentSigner("rnd-test-secret-0123456789-abcdefghijklmnop"));
-    expect(certificate!.rnd).toMatchObject([{ askedDate: today(), answer: "yes", source: "api", answeredAt: later.toISOString() }]);
+    const certificate = await buildCertificate(
+      db,
+      reassigned.id,
+      consentSigner("rnd-test-secret-0123456789-abcdefghijklmnop"),
+    );
+    expect(certificate!.rnd).toMatchObject([
+      { askedDate: today(), answer: "yes", source: "api", answeredAt: later.toISOString() },
+    ]);
     expect(certificate!.events.map((event) => event.action)).toEqual(["opt_in", "rnd_lapsed"]);
 
     // RND_NO_DATA=send: the unknown number gets the next alert; the fresh "no" is not asked again.
@@ -213,8 +230,14 @@ describe.each(DB_KINDS)("Reassigned Numbers Database checks on %s", (kind) => {
   it("keeps the answers as evidence: no row can be changed or deleted", async () => {
     const { db } = database;
     await importRndResults(db, `2124569999,${today()},no`, "evidence.csv");
-    const failure = (promise: Promise<unknown>) => promise.then(() => "no error", (error: Error & { cause?: Error }) => `${error.message} ${error.cause?.message ?? ""}`);
-    expect(await failure(db.execute(sql`UPDATE rnd_answers SET answer = 'yes' WHERE phone = '2124569999'`))).toMatch(/append-only/);
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => "no error",
+        (error: Error & { cause?: Error }) => `${error.message} ${error.cause?.message ?? ""}`,
+      );
+    expect(await failure(db.execute(sql`UPDATE rnd_answers SET answer = 'yes' WHERE phone = '2124569999'`))).toMatch(
+      /append-only/,
+    );
     expect(await failure(db.execute(sql`DELETE FROM rnd_answers WHERE phone = '2124569999'`))).toMatch(/append-only/);
     const kept = await db
       .select({ answer: rndAnswers.answer })

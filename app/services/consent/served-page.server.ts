@@ -21,7 +21,10 @@ export type ServedPageSource = {
 /** `kept`: the documents already written, per database (a process has one; the tests open several). */
 type Holder = { source?: ServedPageSource; kept: WeakMap<Db, Set<string>>; hashes: WeakMap<Buffer, string> };
 // One per process, also across the duplicate module graphs of the dev server.
-const holder: Holder = ((globalThis as { __servedPages?: Holder }).__servedPages ??= { kept: new WeakMap(), hashes: new WeakMap() });
+const holder: Holder = ((globalThis as { __servedPages?: Holder }).__servedPages ??= {
+  kept: new WeakMap(),
+  hashes: new WeakMap(),
+});
 
 export function setServedPageSource(source: ServedPageSource | undefined) {
   holder.source = source;
@@ -54,7 +57,10 @@ export async function keepServedPage(db: Db, pageUrl: string | null, page: FormP
   if (!url || url.origin !== page.origin) return null;
   // A page kept as it was rendered (decision 080): named by the cookie, kept before it was sent.
   if (page.renderedSha256) {
-    const [row] = await db.select({ sha256: servedPages.sha256 }).from(servedPages).where(eq(servedPages.sha256, page.renderedSha256));
+    const [row] = await db
+      .select({ sha256: servedPages.sha256 })
+      .from(servedPages)
+      .where(eq(servedPages.sha256, page.renderedSha256));
     return row?.sha256 ?? null;
   }
   if (page.signedIn) return null;
@@ -87,7 +93,13 @@ async function storePage(db: Db, sha256: string, body: Buffer, contentType: stri
   kept.add(sha256);
 }
 
-export type ServedPage = { documentSha256: string; pageSha256: string; contentType: string; body: Buffer; altered?: false };
+export type ServedPage = {
+  documentSha256: string;
+  pageSha256: string;
+  contentType: string;
+  body: Buffer;
+  altered?: false;
+};
 
 /** A kept document whose bytes no longer have the SHA-256 it is filed under: never shown as the page the person saw. */
 export type AlteredPage = { documentSha256: string; altered: true; actualSha256: string };
@@ -97,7 +109,11 @@ export type AlteredPage = { documentSha256: string; altered: true; actualSha256:
  * SHA-256 of both. Null when the document is not kept or this process cannot rebuild it; an
  * AlteredPage when the kept bytes no longer hash to the SHA-256 they are filed under (decision 081).
  */
-export async function rebuildServedPage(db: Db, documentSha256: string, pageUrl: string | null): Promise<ServedPage | AlteredPage | null> {
+export async function rebuildServedPage(
+  db: Db,
+  documentSha256: string,
+  pageUrl: string | null,
+): Promise<ServedPage | AlteredPage | null> {
   const [row] = await db.select().from(servedPages).where(eq(servedPages.sha256, documentSha256));
   if (!row) return null;
   const document = Buffer.from(row.body);
@@ -126,7 +142,9 @@ export async function verifyServedPages(db: Db) {
     for (const row of rows.rows) {
       checked++;
       if (sha256Hex(byteaOf(row.body)) !== row.sha256) {
-        const event = await db.execute<{ id: unknown }>(sql`SELECT id FROM consent_events WHERE served_page_sha256 = ${row.sha256} ORDER BY id LIMIT 1`);
+        const event = await db.execute<{ id: unknown }>(
+          sql`SELECT id FROM consent_events WHERE served_page_sha256 = ${row.sha256} ORDER BY id LIMIT 1`,
+        );
         return { checked, altered: { sha256: row.sha256, eventId: event.rows[0] ? toNumber(event.rows[0].id) : null } };
       }
     }

@@ -17,9 +17,19 @@ describe("certificate share links", () => {
     const now = new Date("2026-11-25T12:00:00Z");
     const token = createShareToken(signer, ID, new Date("2026-12-02T12:00:00Z"));
     const [, seconds, signature] = token.split(".");
-    expect(checkShareToken(signer, `${ID.replace("0f8e", "1f8e")}.${seconds}.${signature}`, now)).toEqual({ ok: false, reason: "bad_signature" });
-    expect(checkShareToken(signer, `${ID}.${Number(seconds) + 86_400}.${signature}`, now)).toEqual({ ok: false, reason: "bad_signature" });
-    const foreign = createShareToken(consentSigner("another-secret-0123456789-abcdefghijklmnopq"), ID, new Date("2026-12-02T12:00:00Z"));
+    expect(checkShareToken(signer, `${ID.replace("0f8e", "1f8e")}.${seconds}.${signature}`, now)).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
+    expect(checkShareToken(signer, `${ID}.${Number(seconds) + 86_400}.${signature}`, now)).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
+    const foreign = createShareToken(
+      consentSigner("another-secret-0123456789-abcdefghijklmnopq"),
+      ID,
+      new Date("2026-12-02T12:00:00Z"),
+    );
     expect(checkShareToken(signer, foreign, now)).toEqual({ ok: false, reason: "bad_signature" });
     expect(checkShareToken(signer, "not-a-token", now)).toEqual({ ok: false, reason: "malformed" });
   });

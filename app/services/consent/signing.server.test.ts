@@ -19,7 +19,10 @@ describe("consent signing keys", () => {
   it("the retired keys come from the setting, without the key still signing or a key listed twice", () => {
     const current = consentSigner(SECRET).publicKey;
     const old = consentSigner(OLD_SECRET);
-    const env = parseEnv({ CONSENT_SIGNING_KEY: SECRET, CONSENT_RETIRED_PUBLIC_KEYS: `${old.publicKey},${current},${old.publicKey}` });
+    const env = parseEnv({
+      CONSENT_SIGNING_KEY: SECRET,
+      CONSENT_RETIRED_PUBLIC_KEYS: `${old.publicKey},${current},${old.publicKey}`,
+    });
     expect(retiredKeysFromEnv(env).map((key) => key.keyId)).toEqual([old.keyId]);
     expect(retiredKeysFromEnv(parseEnv({ CONSENT_SIGNING_KEY: SECRET }))).toEqual([]);
   });

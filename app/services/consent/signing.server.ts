@@ -30,7 +30,11 @@ const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "he
 
 export function consentSigner(secret: string): ConsentSigner {
   const seed = Buffer.from(hkdfSync("sha256", secret, "patriot-investor", "consent-signing-key-v1", 32));
-  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: "der",
+    type: "pkcs8",
+  });
   const publicKey: KeyObject = createPublicKey(privateKey);
   return {
     ...publicKeyOf(publicKey),
@@ -43,7 +47,9 @@ export function consentSigner(secret: string): ConsentSigner {
 export function consentPublicKey(rawBase64: string): ConsentPublicKey {
   const raw = Buffer.from(rawBase64, "base64");
   if (raw.length !== 32) throw new Error("an Ed25519 public key is 32 bytes");
-  return publicKeyOf(createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") }, format: "jwk" }));
+  return publicKeyOf(
+    createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") }, format: "jwk" }),
+  );
 }
 
 function publicKeyOf(publicKey: KeyObject): ConsentPublicKey {

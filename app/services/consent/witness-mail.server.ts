@@ -50,7 +50,14 @@ export function dailyHeadMail(mail: WitnessMail, head: WitnessedHead, day: strin
  * process, or another sharing the file) is not mailed again. A failed send is retried at the next
  * poll and logged once.
  */
-export async function mailDailyHead(mail: WitnessMail, witness: ConsentWitness, signer: ConsentSigner, retiredKeys: readonly ConsentPublicKey[], logger: JobLogger, now = new Date()) {
+export async function mailDailyHead(
+  mail: WitnessMail,
+  witness: ConsentWitness,
+  signer: ConsentSigner,
+  retiredKeys: readonly ConsentPublicKey[],
+  logger: JobLogger,
+  now = new Date(),
+) {
   const state = stateOf(witness);
   const day = now.toISOString().slice(0, 10);
   if (state.mailedDay === day) return false;
@@ -61,12 +68,20 @@ export async function mailDailyHead(mail: WitnessMail, witness: ConsentWitness, 
   }
   const head = entries.findLast(
     (entry): entry is WitnessedHead =>
-      entry.kind === "head" && [signer, ...retiredKeys].some((key) => key.keyId === entry.keyId && key.verify(headMessage(entry.seq, entry.hash, entry.signedAt), entry.signature)),
+      entry.kind === "head" &&
+      [signer, ...retiredKeys].some(
+        (key) =>
+          key.keyId === entry.keyId && key.verify(headMessage(entry.seq, entry.hash, entry.signedAt), entry.signature),
+      ),
   );
   if (!head) return false;
   const sent = await mail.transport.send(dailyHeadMail(mail, head, day));
   if (!sent.ok) {
-    if (!state.failingSince) logger.warn({ job: "consent-chain", to: mail.to, err: sent.error }, "could not mail the consent chain's head to the compliance address; retrying");
+    if (!state.failingSince)
+      logger.warn(
+        { job: "consent-chain", to: mail.to, err: sent.error },
+        "could not mail the consent chain's head to the compliance address; retrying",
+      );
     state.failingSince ??= now.toISOString();
     return false;
   }
@@ -90,5 +105,9 @@ export async function mailChainBroken(mail: WitnessMail, problem: ChainProblem, 
       "Keep this mail with the daily ones. Check the record with npm run consent:verify; the admin's Consent page shows the same.",
     ].join("\n"),
   });
-  if (!sent.ok) logger.warn({ job: "consent-chain", to: mail.to, err: sent.error }, "could not mail the consent chain's break to the compliance address");
+  if (!sent.ok)
+    logger.warn(
+      { job: "consent-chain", to: mail.to, err: sent.error },
+      "could not mail the consent chain's break to the compliance address",
+    );
 }

@@ -1,4 +1,14 @@
-import { closeSync, createReadStream, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
@@ -10,7 +20,14 @@ import { createInterface } from "node:readline";
  */
 
 /** A head as signed: the signature covers `headMessage(seq, hash, signedAt)` with the key `keyId`. */
-export type WitnessedHead = { kind: "head"; seq: number; hash: string; keyId: string; signature: string; signedAt: string };
+export type WitnessedHead = {
+  kind: "head";
+  seq: number;
+  hash: string;
+  keyId: string;
+  signature: string;
+  signedAt: string;
+};
 
 /**
  * An operator's statement that the chain no longer holds the heads witnessed before `at`, and that
