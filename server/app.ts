@@ -164,7 +164,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
     applyPublicOrigin(req, origin);
     // The image of a consent form: the time it was shown, in a signed cookie (decision 080).
     if ((req.url ?? "").split("?")[0] === FORM_SEEN_PATH && (req.method === "GET" || req.method === "HEAD")) {
-      sendFormSeen(req, res, formServed.setCookie(formDocumentEtag(pages, req.headers.referer, originText(origin))), securityHeaders);
+      sendFormSeen(req, res, formServed.setCookie(formDocumentEtag(pages, req.url ?? "", req.headers.referer, originText(origin))), securityHeaders);
       return;
     }
     // Prerendered pages and files first, with no per-request work beyond choosing the bytes.
