@@ -76,7 +76,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
-  // The consent record keeps the opt-in document a form was served in, and rebuilds the page (decision 079).
+  // The consent record keeps the document of the page a form was served in, and rebuilds the page (decisions 079, 127).
   setServedPageSource({
     documentFor: (url, etag) => {
       const file = servedFormDocument(pages, url, etag);

@@ -1,16 +1,22 @@
-import { sql } from "drizzle-orm";
+import type { IncomingMessage } from "node:http";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servedPages } from "~/db/schema";
+import { servedPages, subscribers } from "~/db/schema";
+import { formPageAddress, requestEvidence } from "~/http/request.server";
+import { MAX_PAGE_URL } from "~/lib/interaction";
+import { buildCertificate } from "~/services/consent/certificate.server";
+import { consentSigner } from "~/services/consent/signing.server";
+import { optInToSms } from "~/services/subscription/sms-opt-in.server";
 import { keepRenderedPage, keepServedPage, rebuildServedPage as rebuildOrAltered, setServedPageSource, sha256Hex, verifyServedPages } from "~/services/consent/served-page.server";
 import { DB_KINDS, useTestDatabase } from "../tests/support/test-db";
 import { escapeAttribute } from "./opt-in-prefill";
 import { earlierFormPagesAfter, type EarlierPage } from "./live-pages";
-import { formDocumentEtag, formPageAddress } from "./form-seen";
+import { formDocumentEtag, formPageAddress as imagePageAddress } from "./form-seen";
 import { createPageStore } from "./page-store";
 import { formSeenSrc } from "~/lib/form-seen";
 import { currentSnapshot } from "~/content/published";
-import { fillServedForm, servedFormDocument, type MemoryPages } from "./pages";
-import { prefillTemplate } from "./opt-in-prefill";
+import { answerFromMemory, fillServedForm, servedFormDocument, type MemoryPages } from "./pages";
+import { prefilledDocument, prefillTemplate } from "./opt-in-prefill";
 import { staticFileFromBody } from "./static-files";
 
 const input = (name: string) => `<input name="${name}" value=""/>`;
@@ -168,6 +174,79 @@ describe.each(DB_KINDS)("kept served pages on %s", (kind) => {
   });
 });
 
+describe.each(DB_KINDS)("landing addresses on the certificate on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  beforeAll(() => setServedPageSource({ documentFor: (url, etag) => servedFormDocument(pages, url, etag), fill: (document, url) => fillServedForm(pages, document, url) }));
+  afterAll(() => setServedPageSource(undefined));
+  const signer = consentSigner("served-form-test-secret-0123456789-abcdefghij");
+  const origin = "https://news.example.com";
+
+  /** What the server sends for `landing` (the prefill written into the document), as the visitor received it. */
+  const sentFor = (landing: string) => {
+    const answer = answerFromMemory({ method: "GET", url: landing.slice(origin.length), headers: { host: "news.example.com" } } as unknown as IncomingMessage, pages);
+    if (!answer) throw new Error(`no memory answer for ${landing}`);
+    return "template" in answer ? prefilledDocument(answer.template, answer.prefill) : answer.file.body;
+  };
+
+  /** An opt-in from `request` (its Referer and the address its page wrote in), and its certificate's event. */
+  const optInFrom = async (request: Request, written: string | undefined, phone: string) => {
+    const { db } = database;
+    const evidence = requestEvidence(request, formPageAddress(request, written));
+    const servedPageSha256 = await keepServedPage(db, evidence.pageUrl, { origin, documentEtag: optIn.etag, renderedSha256: null, signedIn: false });
+    const result = await optInToSms(db, { firstName: "Ann", lastName: "Lee", phone, clickId: "", smsConsent: true, termsConsent: true, source: "opt-in", evidence, servedPageSha256 }, { siteName: "Patriot Investor", dncPolicy: "refuse" });
+    expect(result).toMatchObject({ ok: true });
+    const [subscriber] = await db.select().from(subscribers).where(eq(subscribers.phoneE164, `+1${phone.replace(/\D/g, "")}`));
+    const certificate = await buildCertificate(db, subscriber!.id, signer);
+    return certificate!.events[0]!;
+  };
+
+  it("keeps a landing address of 1,235 characters whole (utm_*, fbclid, then sub2): the certificate's Page, the page rebuilt with its sub2, hashed as the visitor received it", async () => {
+    const start = `${origin}/opt-in?utm_source=facebook&utm_medium=paid_social&utm_campaign=spring_gold_2026&utm_content=carousel_03&utm_term=gold%20ira&f_name=Ann&fbclid=`;
+    const end = "&sub2=click-1235";
+    const landing = `${start}${"IwAR3x".repeat(200).slice(0, 1_235 - start.length - end.length)}${end}`;
+    expect(landing).toHaveLength(1_235);
+    const sent = sentFor(landing);
+    expect(sent.toString()).toContain('name="clickId" value="click-1235"');
+
+    const event = await optInFrom(new Request(`${origin}/opt-in`, { method: "POST", headers: { referer: landing } }), undefined, "(212) 456-7011");
+    expect(event.pageUrl).toBe(landing);
+    expect(event.referrer).toBe(landing);
+    expect(event.pageUrlNote).toBeNull();
+    expect(event.servedPage).toEqual({ documentSha256: sha256Hex(optIn.body), pageSha256: sha256Hex(sent) });
+    const rebuilt = await rebuildServedPage(database.db, event.servedPage!.documentSha256, event.pageUrl);
+    expect(rebuilt!.body.equals(sent)).toBe(true);
+  });
+
+  it("keeps an address past the browser's 4,096 characters from the form, as its page wrote it in; one past 8,192 is cut, and the certificate says so", async () => {
+    const landing = `${origin}/opt-in?fbclid=${"x".repeat(5_000)}&sub2=click-5k`;
+    // The browser sent the origin alone as the Referer; the page's script wrote its address in.
+    const cutByBrowser = new Request(`${origin}/opt-in`, { method: "POST", headers: { referer: `${origin}/` } });
+    const event = await optInFrom(cutByBrowser, landing, "(212) 456-7012");
+    expect(event.pageUrl).toBe(landing);
+    expect(event.referrer).toBe(`${origin}/`);
+    expect(event.servedPage!.pageSha256).toBe(sha256Hex(sentFor(landing)));
+
+    // Past the bound: cut, and said so.
+    const longer = `${origin}/opt-in?sub2=click-9k&fbclid=${"y".repeat(9_000)}`;
+    const cut = await optInFrom(new Request(`${origin}/opt-in`, { method: "POST", headers: { referer: longer } }), undefined, "(212) 456-7013");
+    expect(cut.pageUrl).toBe(longer.slice(0, MAX_PAGE_URL));
+    expect(cut.pageUrlNote).toEqual({ cut: MAX_PAGE_URL });
+  });
+
+  it("takes the address the page wrote in only when the browser's Referer is the origin alone or missing, and only for this site", () => {
+    const written = `${origin}/opt-in?sub2=c1`;
+    const post = (referer?: string) => new Request(`${origin}/opt-in`, { method: "POST", headers: referer ? { referer } : {} });
+    expect(formPageAddress(post(`${origin}/`), written)).toBe(written);
+    expect(formPageAddress(post(), written)).toBe(written);
+    // A whole Referer is the browser's word: it stands.
+    expect(formPageAddress(post(`${origin}/opt-in?sub2=c2`), written)).toBeUndefined();
+    expect(formPageAddress(post(`${origin}/`), "https://partner.example.org/opt-in?sub2=c1")).toBeUndefined();
+    expect(formPageAddress(post(`${origin}/`), "not an address")).toBeUndefined();
+    expect(formPageAddress(post(`${origin}/`), "")).toBeUndefined();
+    expect(formPageAddress(post(`${origin}/`), undefined)).toBeUndefined();
+  });
+});
+
 describe("the earlier pages with a form a process keeps", () => {
   const version = (i: number) =>
     new Map([
@@ -197,24 +276,24 @@ describe("the page a form's image names", () => {
   const long = `${origin}/opt-in?sub2=${"c".repeat(5_000)}`;
 
   it("is the Referer when it is the page the image names, with its query string", () => {
-    expect(formPageAddress(formSeenSrc("/opt-in"), `${origin}/opt-in?sub2=c1`, origin)?.href).toBe(`${origin}/opt-in?sub2=c1`);
-    expect(formPageAddress(formSeenSrc("/"), `${origin}/?utm_source=x`, origin)?.href).toBe(`${origin}/?utm_source=x`);
+    expect(imagePageAddress(formSeenSrc("/opt-in"), `${origin}/opt-in?sub2=c1`, origin)?.href).toBe(`${origin}/opt-in?sub2=c1`);
+    expect(imagePageAddress(formSeenSrc("/"), `${origin}/?utm_source=x`, origin)?.href).toBe(`${origin}/?utm_source=x`);
     // An image of an earlier build (no page named): the Referer alone.
-    expect(formPageAddress("/form-seen.gif", long, origin)?.href).toBe(long);
+    expect(imagePageAddress("/form-seen.gif", long, origin)?.href).toBe(long);
   });
 
   it("is the page the image names when the browser cut the Referer to the origin (an address past 4,096 characters) or sent none", () => {
-    expect(formPageAddress(formSeenSrc("/opt-in"), `${origin}/`, origin)?.href).toBe(`${origin}/opt-in`);
-    expect(formPageAddress(formSeenSrc("/home"), undefined, origin)?.href).toBe(`${origin}/home`);
-    expect(formPageAddress("/form-seen.gif", undefined, origin)).toBeUndefined();
+    expect(imagePageAddress(formSeenSrc("/opt-in"), `${origin}/`, origin)?.href).toBe(`${origin}/opt-in`);
+    expect(imagePageAddress(formSeenSrc("/home"), undefined, origin)?.href).toBe(`${origin}/home`);
+    expect(imagePageAddress("/form-seen.gif", undefined, origin)).toBeUndefined();
   });
 
   it("is never another site's page", () => {
-    expect(formPageAddress(formSeenSrc("/opt-in"), "https://partner.example.org/opt-in", origin)?.href).toBe(`${origin}/opt-in`);
-    expect(formPageAddress("/form-seen.gif", "https://partner.example.org/opt-in", origin)).toBeUndefined();
-    expect(formPageAddress("/form-seen.gif?page=%2F%2Fevil.example%2Fx", undefined, origin)).toBeUndefined();
-    expect(formPageAddress("/form-seen.gif?page=https%3A%2F%2Fevil.example%2F", undefined, origin)).toBeUndefined();
-    expect(formPageAddress("/form-seen.gif", "not a url", origin)).toBeUndefined();
+    expect(imagePageAddress(formSeenSrc("/opt-in"), "https://partner.example.org/opt-in", origin)?.href).toBe(`${origin}/opt-in`);
+    expect(imagePageAddress("/form-seen.gif", "https://partner.example.org/opt-in", origin)).toBeUndefined();
+    expect(imagePageAddress("/form-seen.gif?page=%2F%2Fevil.example%2Fx", undefined, origin)).toBeUndefined();
+    expect(imagePageAddress("/form-seen.gif?page=https%3A%2F%2Fevil.example%2F", undefined, origin)).toBeUndefined();
+    expect(imagePageAddress("/form-seen.gif", "not a url", origin)).toBeUndefined();
   });
 
   it("names the document of that page by its ETag", () => {
