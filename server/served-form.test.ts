@@ -164,7 +164,7 @@ describe.each(DB_KINDS)("kept served pages on %s", (kind) => {
 
     // Someone with the database switches the trigger off and rewords the kept page: it no longer
     // proves itself, so it is never rebuilt as the page the person saw, and the check names it.
-    expect(await verifyServedPages(db)).toEqual({ checked: 4, altered: null });
+    expect(await verifyServedPages(db)).toEqual({ checked: 5, altered: null });
     const reworded = Buffer.from(optIn.body.toString("utf8").replace("By checking this box", "Consent is a condition of every purchase. By checking this box"));
     await db.execute(sql`ALTER TABLE served_pages DISABLE TRIGGER ALL`);
     await db.execute(sql`UPDATE served_pages SET body = ${reworded} WHERE sha256 = ${sha256}`);
@@ -212,7 +212,7 @@ describe.each(DB_KINDS)("landing addresses on the certificate on %s", (kind) => 
     expect(event.pageUrl).toBe(landing);
     expect(event.referrer).toBe(landing);
     expect(event.pageUrlNote).toBeNull();
-    expect(event.servedPage).toEqual({ documentSha256: sha256Hex(optIn.body), pageSha256: sha256Hex(sent) });
+    expect(event.servedPage).toEqual({ documentSha256: sha256Hex(optIn.body), pageSha256: sha256Hex(sent), altered: false });
     const rebuilt = await rebuildServedPage(database.db, event.servedPage!.documentSha256, event.pageUrl);
     expect(rebuilt!.body.equals(sent)).toBe(true);
   });
