@@ -76,7 +76,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
-  // The consent record keeps the opt-in document a form was served in, and rebuilds the page (decision 079).
+  // The consent record keeps the document of the page a form was served in, and rebuilds the page (decisions 079, 127).
   setServedPageSource({
     documentFor: (url, etag) => {
       const file = servedFormDocument(pages, url, etag);
@@ -164,7 +164,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
     applyPublicOrigin(req, origin);
     // The image of a consent form: the time it was shown, in a signed cookie (decision 080).
     if ((req.url ?? "").split("?")[0] === FORM_SEEN_PATH && (req.method === "GET" || req.method === "HEAD")) {
-      sendFormSeen(req, res, formServed.setCookie(formDocumentEtag(pages, req.headers.referer, originText(origin))), securityHeaders);
+      sendFormSeen(req, res, formServed.setCookie(formDocumentEtag(pages, req.url ?? "", req.headers.referer, originText(origin))), securityHeaders);
       return;
     }
     // Prerendered pages and files first, with no per-request work beyond choosing the bytes.

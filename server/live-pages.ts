@@ -8,6 +8,7 @@ import { getEnv } from "~/http/env.server";
 import { renderPage } from "./prerender-views";
 import { staticFileFromBody, type StaticFile } from "./static-files";
 import type { PageToRender } from "./page-store";
+import { holdsConsentForm } from "./consent-form-pages";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -162,27 +163,38 @@ export async function renderLivePages(host: string, previous: ReadonlyMap<string
   };
 }
 
+/** The key of the home page in the live set. */
+export const HOME_KEY = "/#home";
+/**
+ * How many earlier pages with a consent form stay at hand for the consent record (decisions 080,
+ * 127): `/` and `/home` change together on a publication, so 16 is the last 8 publications.
+ */
+const EARLIER_FORM_PAGES = 16;
+
+/** A page with a consent form the live set showed under `key` before it was replaced. */
+export type EarlierPage = { key: string; file: StaticFile };
+
+/**
+ * The earlier pages with a consent form after a render replaced the live set `before` with
+ * `after`, newest first: a form sent with a page just replaced may still come back, and its record
+ * keeps the page the person saw, found by the ETag in its cookie (decision 080).
+ */
+export function earlierFormPagesAfter(earlier: readonly EarlierPage[], before: ReadonlyMap<string, StaticFile>, after: ReadonlyMap<string, StaticFile>): EarlierPage[] {
+  const replaced: EarlierPage[] = [];
+  for (const [key, file] of before) {
+    // The same bytes rendered again (every change renders the home page) replace nothing.
+    if (after.get(key)?.etag !== file.etag && holdsConsentForm(file)) replaced.push({ key, file });
+  }
+  if (replaced.length === 0) return [...earlier];
+  return [...replaced, ...earlier].slice(0, EARLIER_FORM_PAGES);
+}
+
 /**
  * Keeps `target.live` equal to a render of the current snapshot: `refresh()` renders what changed
  * and swaps the whole map in one assignment (a reader sees the old set or the new one). Calls that
  * come while a render runs are folded into one more render after it.
  */
-/** The key of the home page in the live set. */
-export const HOME_KEY = "/#home";
-/** How many earlier home pages stay at hand for the consent record (decision 080). */
-const EARLIER_HOMES = 8;
-
-/**
- * The earlier home pages after a render replaced `before` with `after`, newest first: a newsletter
- * form shown with the page just replaced may still come back, and its record keeps the page the
- * person saw, found by the ETag in its cookie (decision 080).
- */
-export function earlierHomesAfter(earlier: readonly StaticFile[], before: StaticFile | undefined, after: StaticFile | undefined): StaticFile[] {
-  if (!before || before === after) return [...earlier];
-  return [before, ...earlier].slice(0, EARLIER_HOMES);
-}
-
-export function createLivePages(target: { live: Map<string, StaticFile>; earlierHomes?: StaticFile[] }, host: string, onRendered: (stats: RenderStats) => void, onError: (error: unknown) => void) {
+export function createLivePages(target: { live: Map<string, StaticFile>; earlierFormPages?: EarlierPage[] }, host: string, onRendered: (stats: RenderStats) => void, onError: (error: unknown) => void) {
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
   // The files on show and what each showed: only pages whose content changed are rendered again.
@@ -193,7 +205,7 @@ export function createLivePages(target: { live: Map<string, StaticFile>; earlier
       const snapshot = currentSnapshot();
       const { pages, rendered, stats } = await renderLivePages(host, shown);
       if (snapshot === currentSnapshot() || attempt === 2) {
-        target.earlierHomes = earlierHomesAfter(target.earlierHomes ?? [], target.live.get(HOME_KEY), pages.get(HOME_KEY));
+        target.earlierFormPages = earlierFormPagesAfter(target.earlierFormPages ?? [], target.live, pages);
         target.live = pages;
         shown = rendered;
         onRendered(stats);

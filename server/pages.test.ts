@@ -8,12 +8,12 @@ const page = (name: string) =>
   ({ body: Buffer.from(`<p>${name}</p><input name="clickId" value=""/><input name="firstName" value=""/><input name="lastName" value=""/><input name="phone" value=""/>`), contentType: "text/html", cacheControl: "no-cache", etag: `"${name}"` }) as StaticFile;
 
 const FILES = { about: page("about"), blog: page("blog"), optIn: page("opt-in"), asset: page("asset") };
-const VIEWS = { home: page("home"), optInHost: page("opt-in host"), metals: page("metals") };
+const VIEWS = { home: page("home"), homeOnHome: page("home on /home"), optInHost: page("opt-in host"), metals: page("metals") };
 const pages: MemoryPages = {
   files: new Map([["/about", FILES.about], ["/opt-in", FILES.optIn], ["/assets/app.js", FILES.asset]]),
   views: new Map([["/#opt-in", VIEWS.optInHost]]),
   // Rendered from the database (server/live-pages.ts).
-  live: new Map([["/blog", FILES.blog], ["/#home", VIEWS.home], ["/blog?category=precious-metals", VIEWS.metals]]),
+  live: new Map([["/blog", FILES.blog], ["/#home", VIEWS.home], ["/home", VIEWS.homeOnHome], ["/blog?category=precious-metals", VIEWS.metals]]),
   optIn: prefillTemplate(FILES.optIn),
   optInHost: prefillTemplate(VIEWS.optInHost),
   mainDomains: ["patriotinvestor.example"],
@@ -36,6 +36,13 @@ describe("answerFromMemory", () => {
     expect(answer("/?utm_source=x")).toEqual({ file: VIEWS.home });
     expect(answer("/", { host: "ads.example" })).toEqual({ file: VIEWS.optInHost });
     expect(answer("/?f_name=Betsy", { host: "ads.example" })).toMatchObject({ template: pages.optInHost, prefill: { firstName: "Betsy" } });
+  });
+
+  it("answers /home with any query string (an ad's tracking parameters) but a notice: the home page shows nothing of it", () => {
+    expect(answer("/home")).toEqual({ file: VIEWS.homeOnHome });
+    expect(answer("/home?utm_source=facebook&fbclid=IwAR0x&sub2=c1")).toEqual({ file: VIEWS.homeOnHome });
+    expect(answer("/home?notice=signedIn")).toBeUndefined();
+    expect(answer("/home?utm_source=x", { method: "POST" })).toBeUndefined();
   });
 
   it("writes the prefill into /opt-in, and sends the plain document when there is none", () => {

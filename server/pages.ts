@@ -9,6 +9,8 @@ import { prefilledDocument, prefillTemplate, type PrefillTemplate } from "./opt-
 import { currentSnapshot } from "~/content/published";
 import { HOME_KEY, isStoredPagePath, storedPageDigest, storedPageFor } from "./live-pages";
 import type { PageStore, PageToRender } from "./page-store";
+import { holdsConsentForm } from "./consent-form-pages";
+import type { EarlierPage } from "./live-pages";
 
 /** Everything answered from memory: the client build, the prerendered views, the opt-in templates. */
 export type MemoryPages = {
@@ -23,8 +25,11 @@ export type MemoryPages = {
   live: Map<string, StaticFile>;
   /** The article and author pages, rendered on first request (server/page-store.ts, decision 075). */
   store?: PageStore;
-  /** The home pages the live set showed before its current one, newest first (server/live-pages.ts). */
-  earlierHomes?: StaticFile[];
+  /**
+   * The pages with a consent form the live set showed before its current ones, newest first, by
+   * their key in `live` (server/live-pages.ts): a form sent with one may come back after a change.
+   */
+  earlierFormPages?: EarlierPage[];
   /** /opt-in, and `/` on any host that is not a main domain, ready for a prefill. */
   optIn?: PrefillTemplate;
   optInHost?: PrefillTemplate;
@@ -64,6 +69,8 @@ function prefilled(template: PrefillTemplate | undefined, params: URLSearchParam
  * - `/` by Host: the home or the opt-in document;
  * - `/opt-in` (and `/` on opt-in hosts) with any query string: the opt-in document with its
  *   prefill written in;
+ * - `/home` with any query string (an ad's or a newsletter's tracking parameters): its live page,
+ *   as `/` on a main domain (the home page shows nothing of the query);
  * - `/blog?category=<known slug>` : its live page 1 (an unknown one goes to the router: 404;
  *   so does any `page` parameter: further pages are rendered per request);
  * - the live pages (blog, home, RSS, sitemap) rendered from the database, and the article and
@@ -102,7 +109,7 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
     const file = pages.live.get(pathname) ?? storedPage(pages, pathname) ?? pages.files.get(pathname);
     return file && { file };
   }
-  if (pathname !== "/" && pathname !== "/opt-in" && pathname !== "/blog") return undefined;
+  if (pathname !== "/" && pathname !== "/opt-in" && pathname !== "/blog" && pathname !== "/home") return undefined;
   // Parsed as the router parses it (a Request made from the same address), so values match.
   let params: URLSearchParams;
   try {
@@ -113,6 +120,10 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
   if (params.has("notice")) return undefined;
   if (pathname === "/opt-in") return prefilled(pages.optIn, params);
   if (pathname === "/") return homeOrOptIn(req, pages, params);
+  if (pathname === "/home") {
+    const home = pages.live.get("/home");
+    return home && { file: home };
+  }
   // Page 1 of /blog and of each category is in the live set; `page` (2, 3, … or a bad one) goes
   // to the router, which renders further pages per request from the snapshot (decision 073).
   if (params.has("page")) return undefined;
@@ -123,20 +134,28 @@ function anonymousAnswer(req: IncomingMessage, pages: MemoryPages): MemoryAnswer
 
 /**
  * The document with a consent form that answerFromMemory answers an anonymous GET of `url` from:
- * the opt-in document (before the URL's values are written in) or the home page with the
- * newsletter form; undefined for any other page. The consent record keeps it (decision 079).
- * `etag`: the document the page's cookie names (decision 080); when the home page has changed
- * since, the earlier one with that ETag, if still at hand.
+ * the opt-in document (before the URL's values are written in), or any other page answered from
+ * memory that holds a consent form (the home page on `/` and `/home`, with any query string; a
+ * page of the page store that holds one); undefined for a page without one, or one the router
+ * renders. The consent record keeps it (decisions 079, 080, 127).
+ * `etag`: the document the page's cookie names (decision 080); when the page has changed since,
+ * the earlier one of the same address with that ETag, if still at hand.
  */
 export function servedFormDocument(pages: MemoryPages, url: URL, etag?: string | null): StaticFile | undefined {
   const request = { method: "GET", url: url.pathname + url.search, headers: { host: url.host } } as unknown as IncomingMessage;
   const answer = anonymousAnswer(request, pages);
   if (!answer) return undefined;
   const file = "template" in answer ? answer.template.file : answer.file;
-  if (file === pages.optIn?.file || file === pages.optInHost?.file) return file;
-  if (file !== pages.live.get(HOME_KEY)) return undefined;
+  if (!holdsConsentForm(file)) return undefined;
   if (!etag || etag === file.etag) return file;
-  return pages.earlierHomes?.find((earlier) => earlier.etag === etag) ?? file;
+  const key = liveKeyOf(pages, file);
+  return (key !== undefined && pages.earlierFormPages?.find((earlier) => earlier.key === key && earlier.file.etag === etag)?.file) || file;
+}
+
+/** The key `file` is shown under in the live set, if it is one of its pages. */
+function liveKeyOf(pages: MemoryPages, file: StaticFile) {
+  for (const [key, shown] of pages.live) if (shown === file) return key;
+  return undefined;
 }
 
 /**

@@ -2,6 +2,11 @@ import { data } from "react-router";
 import { containsNul, REFUSALS } from "./refusals";
 
 export const FORM_BODY_LIMIT = 16 * 1024;
+/**
+ * The consent forms also carry their page's address (up to MAX_PAGE_URL, 8 KB, which
+ * percent-encoding may triple: decision 127).
+ */
+export const CONSENT_FORM_BODY_LIMIT = 32 * 1024;
 
 export class BodyError extends Error {
   constructor(
@@ -97,9 +102,9 @@ export function bodyErrorResponse(error: BodyError) {
 }
 
 /** A form post's fields, or the 4xx answer to send instead (too large, wrong content type). */
-export async function readFormOrAnswer(request: Request) {
+export async function readFormOrAnswer(request: Request, maxBytes = FORM_BODY_LIMIT) {
   try {
-    return { form: await readFormBody(request) };
+    return { form: await readFormBody(request, maxBytes) };
   } catch (error) {
     if (error instanceof BodyError) return { answer: bodyErrorResponse(error) };
     throw error;

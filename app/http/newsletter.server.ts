@@ -6,7 +6,7 @@ import { parseInteraction } from "~/lib/interaction.server";
 import { newsletterSuccessNotice, NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { subscribeToNewsletter } from "~/services/subscription/newsletter-sign-up.server";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
-import { BodyError, readFormBody } from "./body.server";
+import { BodyError, CONSENT_FORM_BODY_LIMIT, readFormBody } from "./body.server";
 import { getEnv } from "./env.server";
 import { smsOptInSettings } from "./opt-in.server";
 import { clientIp, formSubmissionEvidence } from "./request.server";
@@ -28,7 +28,7 @@ export async function newsletterAction(request: Request) {
     );
 
   try {
-    fields = await readFormBody(request);
+    fields = await readFormBody(request, CONSENT_FORM_BODY_LIMIT);
   } catch (error) {
     if (error instanceof BodyError) return answer(error.status, false, noticeWith("optInError", error.message));
     throw error;
@@ -47,7 +47,7 @@ export async function newsletterAction(request: Request) {
   }
 
   const env = getEnv();
-  const { evidence, servedPageSha256 } = await formSubmissionEvidence(db, request);
+  const { evidence, servedPageSha256 } = await formSubmissionEvidence(db, request, fields);
   const result = await subscribeToNewsletter(
     db,
     { ...parsed.data, evidence, interaction: parseInteraction(fields.interaction), servedPageSha256 },

@@ -1,11 +1,12 @@
 import type { RequestEvidence } from "~/services/subscription/evidence";
 import type { Db } from "~/db/client.server";
 import { keepServedPage } from "~/services/consent/served-page.server";
+import { MAX_PAGE_URL, PAGE_ADDRESS_FIELD } from "~/lib/interaction";
 import { formPageOf, formServedCookiesFromEnv } from "./form-served.server";
 
 const MAX_HEADER_TEXT = 1000;
 
-const clip = (value: string | null | undefined) => (value ? value.slice(0, MAX_HEADER_TEXT) : null);
+const clip = (value: string | null | undefined, max = MAX_HEADER_TEXT) => (value ? value.slice(0, max) : null);
 
 type HeaderReader = (name: string) => string | null | undefined;
 
@@ -27,8 +28,8 @@ export function evidenceFromHeaders(header: HeaderReader, url: string, pageUrl?:
     ip: ipFrom(header),
     userAgent: clip(header("user-agent")),
     acceptLanguage: clip(header("accept-language")),
-    pageUrl: clip(pageUrl ?? header("referer") ?? url),
-    referrer: clip(header("referer")),
+    pageUrl: clip(pageUrl ?? header("referer") ?? url, MAX_PAGE_URL),
+    referrer: clip(header("referer"), MAX_PAGE_URL),
     formServedAt: formServedCookiesFromEnv().servedAt(header("cookie")),
   };
 }
@@ -38,10 +39,31 @@ export function requestEvidence(request: Request, pageUrl?: string | null): Requ
 }
 
 /**
- * What a consent form's submission tells: the request's evidence, and the page the form was on,
- * kept by SHA-256 when it can be (decisions 079, 080; null otherwise).
+ * The address of the page a form on this site was sent from: the Referer, unless the browser sent
+ * only the origin (as it does for an address past 4,096 characters) or none; then the address the
+ * page's script wrote into the form (`written`, PAGE_ADDRESS_FIELD), when it is this site's
+ * (decision 127). Undefined: the request's own evidence decides (the Referer, else its URL).
  */
-export async function formSubmissionEvidence(db: Db, request: Request) {
-  const evidence = requestEvidence(request);
+export function formPageAddress(request: Request, written: unknown): string | undefined {
+  if (typeof written !== "string" || written === "") return undefined;
+  const origin = new URL(request.url).origin;
+  let address: URL;
+  try {
+    address = new URL(written);
+  } catch {
+    return undefined;
+  }
+  if (address.origin !== origin) return undefined;
+  const referer = request.headers.get("referer");
+  return !referer || referer === `${origin}/` || referer === origin ? written : undefined;
+}
+
+/**
+ * What a consent form's submission tells: the request's evidence, and the page the form was on,
+ * kept by SHA-256 when it can be (decisions 079, 080, 127; null otherwise). `fields`: the form as
+ * sent, for the address its page wrote in.
+ */
+export async function formSubmissionEvidence(db: Db, request: Request, fields: Record<string, unknown>) {
+  const evidence = requestEvidence(request, formPageAddress(request, fields[PAGE_ADDRESS_FIELD]));
   return { evidence, servedPageSha256: await keepServedPage(db, evidence.pageUrl, formPageOf(request)) };
 }

@@ -54,7 +54,12 @@ export const CERTIFICATE_TEXTS = {
   formAsServed: "Form as served",
   formNotKept: "not kept (this form was not served from a kept page)",
   formDocument: (documentSha256: string, pageSha256: string | null) =>
-    `page SHA-256 ${pageSha256 ?? "(cannot be rebuilt here)"}; kept document SHA-256 ${documentSha256} (the opt-in page's with the landing address's values written in; the home page's as it is)`,
+    `page SHA-256 ${pageSha256 ?? "(cannot be rebuilt here)"}; kept document SHA-256 ${documentSha256} (the opt-in page's with the landing address's values written in; any other page's, such as the home page's, as it is)`,
+  pageNote: "Page address",
+  pageCut: (chars: number, now: boolean) =>
+    `This address is exactly ${chars.toLocaleString("en-US")} characters long, ${now ? "the most this site keeps" : "where this site once cut page addresses"}: it may have been cut there, and the form page was rebuilt from the address as kept.`,
+  pageOriginOnly:
+    "The browser sent only the site's address, as browsers do for an address over 4,096 characters: if the person arrived with a longer one, the form page was rebuilt without the values that address carried (a name, a phone number, a click id).",
   viewForm: "View the form as served",
   formAltered: (documentSha256: string, actualSha256: string) =>
     `The kept page filed under SHA-256 ${documentSha256} now hashes to ${actualSha256}: its bytes were changed after it was kept, so it is not shown as the page the person saw.`,

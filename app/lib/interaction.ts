@@ -27,3 +27,18 @@ export type Interaction = {
 
 /** A typing pause longer than this is not typing time. */
 export const TYPING_PAUSE_MS = 2_000;
+
+/**
+ * The hidden input a consent form's script writes the page's own address into when it is sent:
+ * the Referer stands for it, but a browser cuts a Referer past 4,096 characters to the origin
+ * (decision 127).
+ */
+export const PAGE_ADDRESS_FIELD = "pageUrl";
+
+/**
+ * The longest page address and Referer kept (decision 127): well above the landing addresses ad
+ * networks make (a thousand or two characters of tracking parameters and click ids), and as long
+ * as a request line or header nginx lets through by default (8 KB). A longer one is cut, and the
+ * certificate says that the address it shows may be cut.
+ */
+export const MAX_PAGE_URL = 8_192;

@@ -38,7 +38,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!token) return data({ notice: STATE_NOTICES.unknown, confirmed: false }, { status: 404 });
   const db = await getDb();
   // With the page with the button, kept as it was sent (decision 080).
-  const { evidence, servedPageSha256 } = await formSubmissionEvidence(db, request);
+  const { evidence, servedPageSha256 } = await formSubmissionEvidence(db, request, body.form);
   const result = await confirmSubscription(db, token, evidence, servedPageSha256);
   // An explicit 200: without it the page's loader, which finds no token in a bare /newsletter/confirm, sets the status.
   if (result.ok) return data({ notice: NOTICES.newsletterConfirmed, confirmed: true, preferencesUrl: `/newsletter/preferences?token=${result.emailToken}` }, { status: 200 });

@@ -1,8 +1,9 @@
 import { data } from "react-router";
 import type { Route } from "./+types/opt-in";
-import { readFormOrAnswer } from "~/http/body.server";
+import { CONSENT_FORM_BODY_LIMIT, readFormOrAnswer } from "~/http/body.server";
 import { runOptIn } from "~/http/opt-in.server";
-import { requestEvidence } from "~/http/request.server";
+import { formPageAddress, requestEvidence } from "~/http/request.server";
+import { PAGE_ADDRESS_FIELD } from "~/lib/interaction";
 import { OPT_IN_ERROR } from "~/lib/notice-fallbacks";
 import { OptInPage } from "~/components/opt-in/opt-in-page";
 import { OPT_IN_SEO } from "~/components/opt-in/opt-in-seo";
@@ -13,10 +14,10 @@ import { keepDataAfterPostToSameUrl } from "~/lib/revalidate";
 
 /** The form's own action, so the page works with JavaScript off; same logic as /api/phone-optin. */
 export async function action({ request }: Route.ActionArgs) {
-  const body = await readFormOrAnswer(request);
+  const body = await readFormOrAnswer(request, CONSENT_FORM_BODY_LIMIT);
   if ("answer" in body) return body.answer;
   const fields = body.form;
-  const result = await runOptIn(fields, requestEvidence(request), formPageOf(request));
+  const result = await runOptIn(fields, requestEvidence(request, formPageAddress(request, fields[PAGE_ADDRESS_FIELD])), formPageOf(request));
   const headers: HeadersInit = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   return data(result.actionData, { status: result.status, headers });
 }

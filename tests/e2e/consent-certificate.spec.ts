@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { E2E_MAIL_URL } from "../support/e2e-env";
+import type { Locator, Page } from "@playwright/test";
+import { E2E_BASE_URL, E2E_MAIL_URL } from "../support/e2e-env";
 import { expect, gotoHydrated, randomIp, randomMobile, test, signInAsAdmin } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
 
@@ -255,5 +255,111 @@ test("a newsletter sign-up from the home page keeps the page as it was sent, whe
   const confirmRebuilt = await staff.request.get(confirmHref!);
   expect(Buffer.compare(await confirmRebuilt.body(), confirmBytes)).toBe(0);
   await axeClean(staff);
+  await admin.close();
+});
+
+/** Opens the certificate of the subscriber `query` finds (the row holding `rowText`) as staff. */
+async function openCertificate(staff: Page, query: string, rowText: string) {
+  await staff.goto(`/admin/subscribers?q=${encodeURIComponent(query)}`);
+  await staff.locator("tbody tr").filter({ hasText: rowText }).getByRole("link", { name: "Certificate" }).click();
+  await expect(staff.getByRole("heading", { level: 1, name: "Consent Certificate" })).toBeVisible();
+  return staff.locator(".consent-certificate");
+}
+
+/** The certificate names the page as the browser received it, and its link answers those very bytes. */
+async function expectPageAsServed(staff: Page, event: Locator, sent: Buffer) {
+  const sha256 = createHash("sha256").update(sent).digest("hex");
+  await expect(event).toContainText(`page SHA-256 ${sha256}`);
+  const href = await event.getByRole("link", { name: "View the form as served" }).first().getAttribute("href");
+  const rebuilt = await staff.request.get(href!);
+  expect(rebuilt.status()).toBe(200);
+  expect(rebuilt.headers()["x-content-sha256"]).toBe(sha256);
+  expect(Buffer.compare(await rebuilt.body(), sent)).toBe(0);
+  return rebuilt.body();
+}
+
+test("a newsletter sign-up on /home (an ad's landing) and one from an article's end, without JavaScript, each keep the page as it was sent", async ({ page, browser }) => {
+  const fill = async (visitor: Page, email: string) => {
+    const form = visitor.locator("#newsletter form");
+    await form.getByLabel("First Name").fill("Mercy");
+    await form.getByLabel("Last Name").fill("Otis");
+    await form.getByLabel("Email").fill(email);
+    await form.getByLabel("Phone", { exact: true }).fill(randomMobile());
+    await form.getByLabel(/I agree to the/).check();
+    await form.getByRole("button", { name: "Subscribe" }).click();
+  };
+
+  // On /home, where an ad led with its tracking parameters.
+  const onHome = `home-landing-${Date.now()}@example.com`;
+  const landing = `/home?utm_source=facebook&utm_medium=paid_social&utm_campaign=newsletter&fbclid=IwAR${Date.now()}`;
+  const homeSent = await (await gotoHydrated(page, landing))!.body();
+  await fill(page, onHome);
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Successfully Subscribed!" })).toHaveCount(1);
+
+  // From an article's end, without JavaScript: its button leads to the form on /home.
+  const context = await browser.newContext({ javaScriptEnabled: false, ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const reader = await context.newPage();
+  await reader.goto("/articles/bonds-guide");
+  const [arrived] = await Promise.all([
+    reader.waitForResponse((response) => new URL(response.url()).pathname === "/home" && response.request().isNavigationRequest()),
+    reader.getByTestId("article-subscribe").getByRole("link", { name: "Get the newsletter" }).click(),
+  ]);
+  await expect(reader).toHaveURL(/\/home#newsletter$/);
+  const articleSent = await arrived.body();
+  const fromArticle = `article-end-${Date.now()}@example.com`;
+  await fill(reader, fromArticle);
+  await expect(reader.getByRole("status").filter({ hasText: "Successfully Subscribed!" })).toHaveCount(1);
+  await context.close();
+
+  const admin = await browser.newContext({ ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const staff = await admin.newPage();
+  await signInAsAdmin(staff, "/admin/subscribers");
+  const homeCertificate = await openCertificate(staff, onHome, onHome);
+  await expect(homeCertificate).toContainText(`${E2E_BASE_URL}${landing}`);
+  await expectPageAsServed(staff, homeCertificate, homeSent);
+  const articleCertificate = await openCertificate(staff, fromArticle, fromArticle);
+  await expectPageAsServed(staff, articleCertificate, articleSent);
+  await axeClean(staff);
+  await admin.close();
+});
+
+test("a landing address of 1,235 characters (utm_*, fbclid, then sub2) is on the certificate whole, with the page rebuilt as received; so is one past the 4,096 characters a browser sends as Referer", async ({ browser }) => {
+  const signUp = async (javaScriptEnabled: boolean, length: number) => {
+    const clickId = `click-long-${length}-${Date.now()}`;
+    const start = `/opt-in?utm_source=facebook&utm_medium=paid_social&utm_campaign=spring_gold&utm_content=carousel_03&utm_term=gold%20ira&f_name=Abigail&fbclid=`;
+    const end = `&sub2=${clickId}`;
+    const filler = "IwAR3xKq9".repeat(1_000);
+    const path = `${start}${filler.slice(0, length - E2E_BASE_URL.length - start.length - end.length)}${end}`;
+    const url = `${E2E_BASE_URL}${path}`;
+    expect(url).toHaveLength(length);
+    const context = await browser.newContext({ javaScriptEnabled, ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+    const visitor = await context.newPage();
+    const response = javaScriptEnabled ? await gotoHydrated(visitor, path) : await visitor.goto(path);
+    const sent = await response!.body();
+    expect(sent.toString("utf8")).toContain(`value="${clickId}"`);
+    await visitor.getByLabel("Last Name").fill("Adams");
+    await visitor.getByLabel("Mobile Phone").fill(randomMobile());
+    await visitor.getByLabel(/recurring automated marketing text messages/).check();
+    await visitor.getByLabel(/I agree to the Terms of Service/).check();
+    await visitor.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
+    await expect(javaScriptEnabled ? visitor.locator("[data-sonner-toast]") : visitor.getByRole("status")).toContainText("Welcome Patriot!");
+    await context.close();
+    return { clickId, url, sent };
+  };
+  const received = [await signUp(false, 1_235), await signUp(true, 5_000)];
+
+  const admin = await browser.newContext({ ignoreHTTPSErrors: true, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const staff = await admin.newPage();
+  await signInAsAdmin(staff, "/admin/subscribers");
+  for (const { clickId, url, sent } of received) {
+    const certificate = await openCertificate(staff, clickId, "Abigail Adams");
+    const row = (label: string) => certificate.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
+    await expect(row("Page")).toHaveText(url);
+    // Past 4,096 characters the browser sent the origin alone: the address is the one the page wrote in.
+    await expect(row("Referrer")).toHaveText(url.length > 4_096 ? `${E2E_BASE_URL}/` : url);
+    await expect(certificate).not.toContainText("Page address");
+    const rebuilt = await expectPageAsServed(staff, certificate, sent);
+    expect(rebuilt.toString("utf8")).toContain(`value="${clickId}"`);
+  }
   await admin.close();
 });

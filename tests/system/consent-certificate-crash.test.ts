@@ -60,8 +60,8 @@ describe("a consent certificate across kill -9", () => {
     const servedBytes = Buffer.from(await served.arrayBuffer());
     // The page sets no cookie; its form's image does, as a browser loads it.
     expect(served.headers.get("set-cookie")).toBeNull();
-    expect(servedBytes.toString("utf8")).toContain('src="/form-seen.gif"');
-    const seen = await fetch(`${first.url}/form-seen.gif`, { headers: { Referer: landing } });
+    expect(servedBytes.toString("utf8")).toContain('src="/form-seen.gif?page=%2Fopt-in"');
+    const seen = await fetch(`${first.url}/form-seen.gif?page=%2Fopt-in`, { headers: { Referer: landing } });
     expect(seen.headers.get("content-type")).toBe("image/gif");
     expect(seen.headers.get("cache-control")).toBe("no-store");
     const formCookie = seen.headers.get("set-cookie")!.split(";")[0]!;

@@ -40,6 +40,7 @@ const CASES: { name: string; url: string; host?: string; notHtml?: boolean }[] =
   { name: "live article data", url: "/articles/precious-metals-guide.data", notHtml: true },
   { name: "live blog", url: "/blog" },
   { name: "live home", url: "/home" },
+  { name: "live home with an ad's tracking query", url: "/home?utm_source=facebook&utm_medium=paid&fbclid=IwAR0abc&sub2=c1" },
   { name: "live home data", url: "/home.data", notHtml: true },
   { name: "live author", url: "/authors/michael-harrington" },
   { name: "live RSS", url: "/rss.xml", notHtml: true },

@@ -1,4 +1,5 @@
 import { CERTIFICATE_TEXTS as T } from "~/lib/consent-evidence-texts";
+import { MAX_PAGE_URL } from "~/lib/interaction";
 import type { Certificate, CertificateEvent } from "~/services/consent/certificate.server";
 
 const show = (value: string | boolean | null | undefined) => (value === null || value === undefined || value === "" ? "—" : String(value));
@@ -79,6 +80,9 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
         <Row label="User agent" value={event.userAgent} />
         <Row label="Language" value={event.acceptLanguage} />
         <Row label="Page" value={event.pageUrl} />
+        {event.pageUrlNote ? (
+          <Row label={T.pageNote} value={event.pageUrlNote === "origin-only" ? T.pageOriginOnly : T.pageCut(event.pageUrlNote.cut, event.pageUrlNote.cut === MAX_PAGE_URL)} />
+        ) : null}
         <Row label="Referrer" value={event.referrer} />
         <Row label="Click id" value={event.clickId} />
         <Row label="Do-Not-Call check" value={event.dnc.result ? `${event.dnc.result} (policy ${show(event.dnc.policy)}, registry data of ${show(event.dnc.dataDate)})` : null} />

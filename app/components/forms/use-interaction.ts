@@ -1,5 +1,5 @@
 import { useEffect, useRef, type RefObject } from "react";
-import { INTERACTION_BOXES, INTERACTION_FIELDS, TYPING_PAUSE_MS, type Interaction, type InteractionField } from "~/lib/interaction";
+import { INTERACTION_BOXES, INTERACTION_FIELDS, MAX_PAGE_URL, PAGE_ADDRESS_FIELD, TYPING_PAUSE_MS, type Interaction, type InteractionField } from "~/lib/interaction";
 
 type Field = InteractionField;
 type Box = (typeof INTERACTION_BOXES)[number];
@@ -9,7 +9,8 @@ const now = () => Math.round(performance.now());
 /**
  * A consent form's record (the opt-in page's and the newsletter's): from hydration on, how long
  * the person typed in each field and when each consent box was ticked (decision 077); `stamp()` writes the record, with the submit time, into the form's
- * hidden `interaction` input right before the form is sent. Only durations and times are kept.
+ * hidden `interaction` input right before the form is sent, and the page's address into its
+ * `pageUrl` input. Only durations and times are kept.
  */
 export function useInteractionRecord(formRef: RefObject<HTMLFormElement | null>) {
   const record = useRef<{ hydratedMs: number; typingMs: Interaction["typingMs"]; lastInput: Partial<Record<Field, number>>; tickedMs: Record<Box, number | null> } | null>(null);
@@ -50,6 +51,10 @@ export function useInteractionRecord(formRef: RefObject<HTMLFormElement | null>)
 
   return function stamp() {
     const form = formRef.current;
+    // The page's own address: a browser cuts the Referer past 4,096 characters to the origin alone
+    // (decision 127). Without the fragment, as a Referer has none.
+    const address = form?.elements.namedItem(PAGE_ADDRESS_FIELD);
+    if (address instanceof HTMLInputElement) address.value = `${location.origin}${location.pathname}${location.search}`.slice(0, MAX_PAGE_URL);
     const state = record.current;
     const input = form?.elements.namedItem("interaction");
     if (!state || !(input instanceof HTMLInputElement)) return;

@@ -17,6 +17,7 @@ import { clearForm, useFormValue } from "~/lib/use-form-ready";
 import { missingForOptIn, missingHint } from "~/lib/form-missing";
 import { useOptInPrefill } from "./prefill";
 import { useInteractionRecord } from "~/components/forms/use-interaction";
+import { PAGE_ADDRESS_FIELD } from "~/lib/interaction";
 import { FormSeenImage } from "~/components/forms/form-seen-image";
 
 export const OPT_IN_ACTION = "/opt-in";
@@ -137,6 +138,7 @@ export function OptInPage({
               <input type="hidden" name="clickId" value={prefill.clickId} />
               {/* Filled in by the page's JavaScript when the form is sent; empty without it. */}
               <input type="hidden" name="interaction" defaultValue="" />
+              <input type="hidden" name={PAGE_ADDRESS_FIELD} defaultValue="" />
               <FormSeenImage />
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field label="First Name" autoComplete="given-name" required {...field("firstName")} />

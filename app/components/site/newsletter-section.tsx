@@ -9,6 +9,7 @@ import { useFormValue } from "~/lib/use-form-ready";
 import { missingForNewsletter, missingHint } from "~/lib/form-missing";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useInteractionRecord } from "~/components/forms/use-interaction";
+import { PAGE_ADDRESS_FIELD } from "~/lib/interaction";
 import { FormSeenImage } from "~/components/forms/form-seen-image";
 
 /** Where the newsletter form posts; the action answers with { notice, fieldErrors?, ok }. */
@@ -78,8 +79,9 @@ export function NewsletterSection({
           onSubmit={stampInteraction}
         >
           <input type="hidden" name="intent" value="newsletter" />
-          {/* What the person did on the form, written in when it is sent (decision 077). */}
+          {/* What the person did on the form, and the page's address, written in when it is sent (decisions 077, 127). */}
           <input type="hidden" name="interaction" defaultValue="" />
+          <input type="hidden" name={PAGE_ADDRESS_FIELD} defaultValue="" />
           <FormSeenImage />
           {!hydrated && result ? <NoticeBanner notice={result.notice} className="mb-6" /> : null}
           {!hydrated ? result?.extraNotices?.map((notice) => <NoticeBanner key={notice.title} notice={notice} className="mb-6" />) : null}

@@ -8,6 +8,8 @@ import type { ConsentPublicKey, ConsentSigner } from "./signing.server";
 import type { Interaction } from "~/lib/interaction";
 import { parseInteraction } from "~/lib/interaction.server";
 import { rebuildServedPage } from "./served-page.server";
+import { pageAddressNote } from "./page-address";
+import { getEnv } from "~/http/env.server";
 import { rndAnswersFor } from "./rnd.server";
 import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
 
@@ -52,6 +54,12 @@ export type CertificateEvent = {
   userAgent: string | null;
   acceptLanguage: string | null;
   pageUrl: string | null;
+  /**
+   * When the page address may not be the whole one the person arrived with (decision 127): `cut`,
+   * the length it may have been cut at; "origin-only", a landing host's bare origin, as a browser
+   * sends for an address over 4,096 characters. Null otherwise.
+   */
+  pageUrlNote: { cut: number } | "origin-only" | null;
   referrer: string | null;
   clickId: string | null;
   source: string | null;
@@ -202,6 +210,7 @@ export async function buildCertificate(
         userAgent: event.userAgent,
         acceptLanguage: event.acceptLanguage,
         pageUrl: event.pageUrl,
+        pageUrlNote: pageAddressNote(event.pageUrl, event.servedPageSha256 !== null, getEnv().MAIN_DOMAINS),
         referrer: event.referrer,
         clickId: event.clickId,
         source: event.source,

@@ -12,7 +12,11 @@ import type { FormPage } from "~/http/form-served.server";
  * can record the first and rebuild the page from the two, with the very functions that served it.
  */
 export type ServedPageSource = {
-  /** The document `/opt-in?…` (or `/` on an opt-in host) is answered from, before its values are written in. */
+  /**
+   * The document a page with a consent form is answered from (the opt-in page before its values
+   * are written in; the home page, on `/` and `/home`; any page answered from memory that holds a
+   * form: decision 127), or the earlier one of that page with `etag`; undefined for any other.
+   */
   documentFor: (pageUrl: URL, etag: string | null) => { body: Buffer; contentType: string; etag: string } | undefined;
   /** The page as sent for `pageUrl`: `document` with that URL's values written in. */
   fill: (document: Buffer, pageUrl: URL) => Buffer;
@@ -46,7 +50,7 @@ function parse(pageUrl: string | null) {
 /**
  * Keeps the document the form at `pageUrl` was served in and answers its SHA-256, or null when
  * that address is not this site's (`page.origin`, the address the form was posted to), not
- * answered from a kept document (another page, the dev server), or when the page's cookie names
+ * answered from memory (a page rendered per request, the dev server), or when the page's cookie names
  * a document this process no longer has (a new release, or many publications, between sending
  * the form and its return: decision 080).
  * Written before the consent event that names it, so the event never names a missing document; a
