@@ -9,7 +9,8 @@ import type { Interaction } from "~/lib/interaction";
 import { parseInteraction } from "~/lib/interaction.server";
 import { rebuildServedPage } from "./served-page.server";
 import { rndAnswersFor } from "./rnd.server";
-import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
+import { textsOfConsentEvents, type ConsentText } from "./event-texts.server";
+import { parseEmailReport, type EmailReport } from "./email-report";
 
 /** Consent events that grant or confirm consent: each gets a certificate section of its own. */
 export const GRANTING_ACTIONS = new Set(["opt_in", "doi_confirmed", "email_confirm", "start", "email_resubscribe"]);
@@ -57,6 +58,12 @@ export type CertificateEvent = {
   source: string | null;
   dnc: { policy: string | null; result: string | null; dataDate: string | null };
   inbound: { sid: string | null; body: string | null };
+  /**
+   * A newsletter event the mail provider reported (hard bounce, spam complaint, unsubscribe at
+   * the provider) or a copy the receiving server refused: its report as recorded (decision 125).
+   */
+  emailReport: EmailReport | null;
+  /** The texts the event caused (welcome, "Reply Y" request, the reply to STOP, HELP, START or Y), with their delivery. */
   texts: ConsentText[];
   chain: { seq: number; prevHash: string; hash: string; sealedAt: string } | null;
 };
@@ -115,6 +122,10 @@ export async function buildCertificate(
       { seq: toNumber(row.seq), prevHash: row.prev_hash, hash: row.hash, sealedAt: new Date(String(row.sealed_at)).toISOString() },
     ]),
   );
+  const textsOf = await textsOfConsentEvents(
+    db,
+    events.filter((event) => event.channel === "sms").map((event) => event.id),
+  );
   const head = await latestSignedHead(db);
   const phone = subscriber.phoneE164;
   return {
@@ -164,7 +175,8 @@ export async function buildCertificate(
         source: event.source,
         dnc: { policy: event.dncPolicy, result: event.dncResult, dataDate: event.dncDataDate },
         inbound: { sid: event.inboundMessageSid, body: event.inboundBody },
-        texts: event.channel === "sms" ? await textsOfConsentEvent(db, event) : [],
+        emailReport: parseEmailReport(event),
+        texts: textsOf.get(event.id) ?? [],
         chain: chainOf.get(event.id) ?? null,
       })),
     ),
