@@ -25,7 +25,8 @@ export type EmailReport = {
   messageId: string | null;
 };
 
-const cut = (value: string | undefined | null, length: number) => (value ? value.slice(0, length) : null);
+const cut = (value: string | undefined | null, length: number) =>
+  value === undefined || value === null ? null : value.slice(0, length);
 
 /** The report as stored: JSON, each free text bounded so one row stays small. */
 export function emailReportBody(report: EmailReport) {
@@ -57,14 +58,23 @@ const StoredReport = z.object({
 const EMPTY = { severity: null, at: null, reason: null, code: null, message: null, description: null, messageId: null };
 
 /** The provider event a legacy row's action stood for (before reports were kept whole). */
-const LEGACY_EVENT: Record<string, string> = { email_bounce: "failed", email_complaint: "complained", email_unsubscribe: "unsubscribed" };
+const LEGACY_EVENT: Record<string, string> = {
+  email_bounce: "failed",
+  email_complaint: "complained",
+  email_unsubscribe: "unsubscribed",
+};
 
 /**
  * The report a newsletter event carries, or null for events that are not a provider's report.
  * Rows recorded before the report was kept as JSON hold only Mailgun's event id (or, for a
  * refusal at sending, the server's answer): they are read as what they are.
  */
-export function parseEmailReport(event: { channel: string; action: string; source: string | null; inboundBody: string | null }): EmailReport | null {
+export function parseEmailReport(event: {
+  channel: string;
+  action: string;
+  source: string | null;
+  inboundBody: string | null;
+}): EmailReport | null {
   if (event.channel !== "email" || (event.source !== "mailgun" && event.source !== "smtp")) return null;
   const body = event.inboundBody ?? "";
   if (body.startsWith("{")) {
@@ -75,6 +85,7 @@ export function parseEmailReport(event: { channel: string; action: string; sourc
       // Not JSON after all: read as a legacy row below.
     }
   }
-  if (event.source === "smtp") return { provider: "smtp", eventId: null, event: "rejected", ...EMPTY, message: body || null };
+  if (event.source === "smtp")
+    return { provider: "smtp", eventId: null, event: "rejected", ...EMPTY, message: body || null };
   return { provider: "mailgun", eventId: body || null, event: LEGACY_EVENT[event.action] ?? event.action, ...EMPTY };
 }

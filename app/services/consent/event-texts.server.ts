@@ -29,7 +29,11 @@ export async function textsOfConsentEvents(db: Db, eventIds: readonly number[]):
   const texts = new Map<number, ConsentText[]>();
   if (eventIds.length === 0) return texts;
   const r = campaignRecipients;
-  const rows = await db.select().from(r).where(inArray(r.consentEventId, [...eventIds])).orderBy(asc(r.createdAt), asc(r.id));
+  const rows = await db
+    .select()
+    .from(r)
+    .where(inArray(r.consentEventId, [...eventIds]))
+    .orderBy(asc(r.createdAt), asc(r.id));
   for (const row of rows) {
     const list = texts.get(row.consentEventId!) ?? [];
     list.push({
