@@ -508,6 +508,12 @@ export const campaignRecipients = pgTable(
     body: text(),
     /** Makes queueing a text of its own idempotent: one welcome per consent event, one reply per inbound message. */
     dedupeKey: text(),
+    /**
+     * The consent event this text answers or follows (the welcome or "Reply Y" request of an
+     * opt-in, the reply to a STOP, HELP, START or Y), read by the certificate (decision 125). No
+     * foreign key, as the chain's rows: a deleted event must not be hidden by a refused delete.
+     */
+    consentEventId: bigint("consent_event_id", { mode: "number" }),
     state: text({ enum: ["queued", "sending", "sent", "failed", "skipped", "cancelled"] }).notNull().default("queued"),
     /** Why a row was skipped, failed or is waiting (a stable code, see sending/reasons.ts). */
     reason: text(),
@@ -541,6 +547,8 @@ export const campaignRecipients = pgTable(
     // Partial: planning writes 250,000 rows with neither, and each index entry costs.
     index("campaign_recipients_subscriber_sent_idx").on(table.subscriberId, table.sentAt).where(sql`${table.sentAt} IS NOT NULL`),
     index("campaign_recipients_provider_idx").on(table.providerId).where(sql`${table.providerId} IS NOT NULL`),
+    // Partial: a campaign's rows have none; the certificate finds an event's texts through it.
+    index("campaign_recipients_consent_event_idx").on(table.consentEventId).where(sql`${table.consentEventId} IS NOT NULL`),
     index("campaign_recipients_updated_at_idx").on(table.updatedAt),
   ],
 );

@@ -48,6 +48,52 @@ export const CERTIFICATE_TEXTS = {
   disclosure: "Disclosure shown",
   terms: "Terms box text",
   textsSent: "Texts this event sent",
+  textsAnswered: "Texts sent in answer",
+  noReply:
+    "No text was sent from this number in answer: the number had already opted out (or was already subscribed), or the provider's own keyword handling (Twilio Advanced Opt-Out) answered it.",
+  textKinds: {
+    welcome: "welcome text",
+    doi_request: "request to reply Y",
+    help: "reply to HELP",
+    stop_confirmation: "opt-out confirmation",
+    start_confirmation: "reply to START",
+  } as Record<string, string>,
+  /** A text's delivery as the ledger and the provider's last report have it (decision 125). */
+  textDelivery: (text: { status: string; reason: string | null; providerId: string | null; providerStatus: string | null; error: string | null; sentAt: string | null; createdAt: string }) => {
+    const utc = (iso: string) => iso.replace("T", " ").replace("Z", " UTC");
+    const error = text.error ? ` (${text.error})` : "";
+    if (text.status === "queued") return `queued ${utc(text.createdAt)}, not sent yet`;
+    if (text.status === "sending") return `queued ${utc(text.createdAt)}, being sent`;
+    if (text.status === "sent") {
+      const report = text.providerStatus ? `the provider's last report: ${text.providerStatus}${error}` : "no report from the provider yet";
+      return `sent ${text.sentAt ? utc(text.sentAt) : "(time not recorded)"}${text.providerId ? `, provider id ${text.providerId}` : ""}; ${report}`;
+    }
+    return `not sent: ${text.status}${text.reason ? `, ${text.reason}` : ""}${error}`;
+  },
+  emailReport: "Provider's report",
+  /** A bounce, complaint or unsubscribe as the mail provider (or the receiving server) reported it (decision 125). */
+  emailReportText: (report: {
+    provider: string;
+    eventId: string | null;
+    event: string;
+    severity: string | null;
+    at: string | null;
+    reason: string | null;
+    code: number | null;
+    message: string | null;
+    description: string | null;
+    messageId: string | null;
+  }) => {
+    const who = report.provider === "smtp" ? "The receiving mail server refused the copy as it was sent" : `${report.provider === "mailgun" ? "Mailgun" : report.provider}: ${report.event}${report.severity ? ` (${report.severity})` : ""}`;
+    const parts = [
+      report.at ? `at ${report.at.replace("T", " ").replace("Z", " UTC")} (the provider's time)` : null,
+      [report.code, report.message, report.description].filter((part) => part !== null && part !== "").join(" ") || null,
+      report.reason ? `reason: ${report.reason}` : null,
+      report.messageId ? `message ${report.messageId}` : null,
+      report.eventId ? `event id ${report.eventId}` : null,
+    ].filter(Boolean);
+    return parts.length ? `${who}; ${parts.join("; ")}` : who;
+  },
   download: "Download the signed certificate (JSON)",
   noEvents: "No consent events are recorded for this subscriber.",
   onTheForm: "On the form",

@@ -7,6 +7,7 @@ import { OptInChart } from "~/components/admin/opt-in-chart";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { getDb } from "~/db/database.server";
+import { CERTIFICATE_TEXTS } from "~/lib/consent-evidence-texts";
 import { pageMeta } from "~/lib/route-meta";
 import { consentHistory, listSubscribers, optInsPerDay, PAGE_SIZE, subscriberCounts } from "~/services/admin/reports.server";
 import { describePostback, postbackStates } from "~/services/admin/postbacks.server";
@@ -169,7 +170,8 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
                   </dd>
                   <dt>Text shown</dt>
                   <dd>
-                    {event.consentText ?? event.inboundBody} <span className="text-xs">({event.consentVersion ?? event.inboundMessageSid})</span>
+                    {event.consentText ?? (event.emailReport ? CERTIFICATE_TEXTS.emailReportText(event.emailReport) : event.inboundBody)}{" "}
+                    <span className="text-xs">({event.consentVersion ?? event.inboundMessageSid})</span>
                   </dd>
                 </dl>
               </li>

@@ -1,9 +1,10 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { E2E_BASE_URL, E2E_MAIL_URL } from "../support/e2e-env";
 import { expect, gotoHydrated, randomIp, randomMobile, test, signInAsAdmin } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
+import { deliveryReport, inboundText, textsTo } from "../support/twilio-webhooks";
 
 async function axeClean(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
@@ -362,4 +363,84 @@ test("a landing address of 1,235 characters (utm_*, fbclid, then sub2) is on the
     expect(rebuilt.toString("utf8")).toContain(`value="${clickId}"`);
   }
   await admin.close();
+});
+
+test("HELP, STOP and START texted in are on the certificate, each with the text sent in answer and its delivery", async ({ page, request }) => {
+  const clickId = `click-keywords-${Date.now()}`;
+  const phone = randomMobile();
+  const e164 = `+1${phone.replace(/\D/g, "")}`;
+  const optIn = await request.post("/api/phone-optin", { data: { firstName: "Sybil", lastName: "Ludington", phone, clickId, smsConsent: true, termsConsent: true } });
+  expect(optIn.ok()).toBe(true);
+  await expect.poll(async () => (await textsTo(request, e164)).length).toBe(1);
+  // One at a time, each answered before the next, as a person would text.
+  for (const [index, word] of ["HELP", "STOP", "START"].entries()) {
+    expect((await inboundText(request, e164, word)).status()).toBe(200);
+    await expect.poll(async () => (await textsTo(request, e164)).length).toBe(index + 2);
+  }
+  const [, help, stop, start] = await textsTo(request, e164);
+  expect(help!.body).toContain("Reply STOP to cancel");
+  expect(stop!.body).toContain("unsubscribed");
+  // The provider reports the opt-out confirmation delivered and the HELP answer undelivered.
+  expect((await deliveryReport(request, stop!.sid, "delivered")).status()).toBe(204);
+  expect((await deliveryReport(request, help!.sid, "undelivered", "30003")).status()).toBe(204);
+
+  await signInAsAdmin(page, "/admin/subscribers");
+  await page.goto(`/admin/subscribers?q=${clickId}`);
+  await page.locator("tbody tr").filter({ hasText: "Sybil Ludington" }).getByRole("link", { name: "Certificate" }).click();
+  const certificate = page.locator(".consent-certificate");
+  const section = (name: RegExp) => certificate.locator(".certificate-event").filter({ has: page.getByRole("heading", { level: 2, name }) });
+  await expect(section(/^SMS opt-in/)).toContainText("welcome text; sent");
+  const helpEvent = section(/^HELP$/);
+  await expect(helpEvent).toContainText("Text received“HELP”");
+  await expect(helpEvent).toContainText("Texts sent in answer");
+  await expect(helpEvent).toContainText(`“${help!.body}” — reply to HELP; sent`);
+  await expect(helpEvent).toContainText(`provider id ${help!.sid}; the provider's last report: undelivered (Twilio error 30003)`);
+  const stopEvent = section(/^Opt-out$/);
+  await expect(stopEvent).toContainText("Text received“STOP”");
+  await expect(stopEvent).toContainText(`“${stop!.body}” — opt-out confirmation; sent`);
+  await expect(stopEvent).toContainText(`provider id ${stop!.sid}; the provider's last report: delivered`);
+  const startEvent = section(/^Opted back in \(START\)/);
+  await expect(startEvent).toContainText(`“${start!.body}” — reply to START; sent`);
+  await expect(startEvent).toContainText(`provider id ${start!.sid}`);
+  await expect(certificate.locator(".certificate-event h2")).toHaveText([/^SMS opt-in/, /^HELP$/, /^Opt-out$/, /^Opted back in \(START\)/]);
+  await axeClean(page);
+
+  // The signed download says the same.
+  const json = (await (await page.request.get(`${page.url()}.json`)).json()) as {
+    certificate: { events: { action: string; inbound: { body: string | null }; texts: { kind: string; providerId: string | null; providerStatus: string | null }[] }[] };
+  };
+  expect(json.certificate.events.map((event) => [event.action, event.inbound.body, event.texts.map((text) => [text.kind, text.providerId, text.providerStatus])])).toEqual([
+    ["opt_in", null, [["welcome", expect.any(String), expect.any(String)]]],
+    ["help", "HELP", [["help", help!.sid, "undelivered"]]],
+    ["opt_out", "STOP", [["stop_confirmation", stop!.sid, "delivered"]]],
+    ["start", "START", [["start_confirmation", start!.sid, expect.any(String)]]],
+  ]);
+});
+
+test("a newsletter subscriber's bounce and spam complaint reported by Mailgun are on the certificate with the provider's time and report", async ({ page, request }) => {
+  const email = `cert-bounce-${Date.now()}@example.com`;
+  await request.post("/home", { form: { intent: "newsletter", firstName: "Hannah", lastName: "Arnett", email, phone: randomMobile(), termsConsent: "on" } });
+  const signed = (eventData: Record<string, unknown>) => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const token = randomBytes(25).toString("hex");
+    const signature = createHmac("sha256", "e2e-mailgun-signing-key-0123456789").update(timestamp + token).digest("hex");
+    return { signature: { timestamp, token, signature }, "event-data": { recipient: email, ...eventData } };
+  };
+  const at = Date.UTC(2026, 10, 21, 9, 30, 0) / 1000;
+  const bounce = await request.post("/api/email/events/mailgun", {
+    data: signed({ id: `bounce-${email}`, event: "failed", severity: "permanent", timestamp: at, reason: "bounce", "delivery-status": { code: 550, message: "5.1.1 No such mailbox" } }),
+  });
+  expect(await bounce.json()).toEqual({ applied: true, status: "bounced" });
+  expect((await request.post("/api/email/events/mailgun", { data: signed({ id: `complaint-${email}`, event: "complained", timestamp: at + 90 }) })).status()).toBe(200);
+
+  await signInAsAdmin(page, "/admin/subscribers");
+  await page.goto(`/admin/subscribers?q=${encodeURIComponent(email)}`);
+  await page.locator("tbody tr").filter({ hasText: email }).getByRole("link", { name: "Certificate" }).click();
+  const certificate = page.locator(".consent-certificate");
+  await expect(certificate.locator(".certificate-event h2")).toHaveText([/^Newsletter sign-up/, /^E-mail bounced$/, /^Spam complaint$/]);
+  await expect(certificate).toContainText(
+    `Provider's reportMailgun: failed (permanent); at 2026-11-21 09:30:00.000 UTC (the provider's time); 550 5.1.1 No such mailbox; reason: bounce; event id bounce-${email}`,
+  );
+  await expect(certificate).toContainText(`Provider's reportMailgun: complained; at 2026-11-21 09:31:30.000 UTC (the provider's time); event id complaint-${email}`);
+  await axeClean(page);
 });

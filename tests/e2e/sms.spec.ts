@@ -2,22 +2,9 @@ import type { APIRequestContext } from "@playwright/test";
 import webhooks from "twilio/lib/webhooks/webhooks.js";
 import { E2E_BASE_URL, E2E_TWILIO } from "../support/e2e-env";
 import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
-import type { SentMessage } from "../support/twilio-stand-in";
+import { inboundText as inbound, textsTo } from "../support/twilio-webhooks";
 
 const toE164 = (phone: string) => `+1${phone.replace(/\D/g, "")}`;
-let sidCounter = Date.now();
-
-async function textsTo(request: APIRequestContext, e164: string): Promise<SentMessage[]> {
-  const all = (await (await request.get(`${E2E_TWILIO.url}/__messages`)).json()) as SentMessage[];
-  return all.filter((message) => message.to === e164);
-}
-
-/** Posts an inbound text the way Twilio does, signed with the auth token (or not). */
-async function inbound(request: APIRequestContext, from: string, body: string, sign = true) {
-  const params = { MessageSid: `SM${(sidCounter++).toString(16).padStart(32, "0")}`, AccountSid: E2E_TWILIO.accountSid, From: from, To: E2E_TWILIO.from, Body: body, NumMedia: "0" };
-  const signature = sign ? webhooks.getExpectedTwilioSignature(E2E_TWILIO.authToken, `${E2E_BASE_URL}/api/sms/inbound`, params) : "bm90IGEgc2lnbmF0dXJl";
-  return request.post("/api/sms/inbound", { form: params, headers: { "X-Twilio-Signature": signature } });
-}
 
 async function optIn(request: APIRequestContext, phone: string) {
   return request.post("/api/phone-optin", {

@@ -33,6 +33,8 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
   // made on a page (the newsletter's button, the account's code) have a served time and page too.
   const onForm = event.action === "opt_in" || event.action === "email_subscribe";
   const onPage = onForm || event.confirms || event.action === "email_confirm";
+  // A text the person sent (STOP, HELP, START, Y or N): what was sent back belongs beside it.
+  const answersText = event.channel === "sms" && event.inbound.sid !== null;
   return (
     <section aria-labelledby={`event-${event.id}`} className="certificate-event break-inside-avoid rounded-md border border-border p-4">
       <h2 id={`event-${event.id}`} className="text-xl font-bold text-primary">
@@ -87,6 +89,7 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
         <Row label="Click id" value={event.clickId} />
         <Row label="Do-Not-Call check" value={event.dnc.result ? `${event.dnc.result} (policy ${show(event.dnc.policy)}, registry data of ${show(event.dnc.dataDate)})` : null} />
         {event.inbound.sid ? <Row label="Text received" value={`“${show(event.inbound.body)}” (${event.inbound.sid})`} /> : null}
+        {event.emailReport ? <Row label={T.emailReport} value={T.emailReportText(event.emailReport)} /> : null}
         <Row label="Chain" value={event.chain ? `seq ${event.chain.seq}, sealed ${event.chain.sealedAt}; ${signed ? T.signed : T.notYetSigned}` : T.notYetSealed} />
         {event.chain ? <Row label="Hash" value={event.chain.hash} mono /> : null}
       </dl>
@@ -106,18 +109,17 @@ function EventSection({ event, head, formHref }: { event: CertificateEvent; head
       ) : null}
       {event.texts.length > 0 ? (
         <div className="mt-3">
-          <p className="text-sm font-bold">{T.textsSent}</p>
-          <ul className="mt-1 space-y-1 text-sm">
+          <p className="text-sm font-bold">{answersText ? T.textsAnswered : T.textsSent}</p>
+          <ul className="certificate-texts mt-1 space-y-1 text-sm [overflow-wrap:anywhere]">
             {event.texts.map((text) => (
               <li key={`${text.kind}-${text.createdAt}`}>
-                “{text.body}” — {text.kind}, {text.status}
-                {text.providerStatus ? ` (provider: ${text.providerStatus})` : ""}
-                {text.sentAt ? `, sent ${text.sentAt}` : ""}
-                {text.providerId ? `, ${text.providerId}` : ""}
+                “{text.body}” — {T.textKinds[text.kind] ?? text.kind}; {T.textDelivery(text)}
               </li>
             ))}
           </ul>
         </div>
+      ) : answersText ? (
+        <p className="mt-3 text-sm">{T.noReply}</p>
       ) : null}
     </section>
   );

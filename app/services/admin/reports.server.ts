@@ -1,4 +1,5 @@
 import { and, count, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
+import { parseEmailReport } from "../consent/email-report";
 import type { Db } from "~/db/client.server";
 import { campaignRecipients, consentEvents, contactMessages, subscribers } from "~/db/schema";
 
@@ -46,8 +47,10 @@ export async function listSubscribers(db: Db, options: { search?: string; page: 
   return { rows, total: Number(total?.n ?? 0) };
 }
 
+/** A subscriber's consent events as stored, each newsletter provider report read back (decision 125). */
 export async function consentHistory(db: Db, subscriberId: string) {
-  return db.select().from(consentEvents).where(eq(consentEvents.subscriberId, subscriberId)).orderBy(consentEvents.occurredAt, consentEvents.id);
+  const events = await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, subscriberId)).orderBy(consentEvents.occurredAt, consentEvents.id);
+  return events.map((event) => ({ ...event, emailReport: parseEmailReport(event) }));
 }
 
 /**

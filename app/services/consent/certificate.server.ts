@@ -11,7 +11,8 @@ import { rebuildServedPage } from "./served-page.server";
 import { pageAddressNote } from "./page-address";
 import { getEnv } from "~/http/env.server";
 import { rndAnswersFor } from "./rnd.server";
-import { textsOfConsentEvent, type ConsentText } from "./welcome-status.server";
+import { textsOfConsentEvents, type ConsentText } from "./event-texts.server";
+import { parseEmailReport, type EmailReport } from "./email-report";
 
 /** Consent events that grant or confirm consent: each gets a certificate section of its own. */
 export const GRANTING_ACTIONS = new Set(["opt_in", "doi_confirmed", "email_confirm", "start", "email_resubscribe"]);
@@ -65,6 +66,12 @@ export type CertificateEvent = {
   source: string | null;
   dnc: { policy: string | null; result: string | null; dataDate: string | null };
   inbound: { sid: string | null; body: string | null };
+  /**
+   * A newsletter event the mail provider reported (hard bounce, spam complaint, unsubscribe at
+   * the provider) or a copy the receiving server refused: its report as recorded (decision 125).
+   */
+  emailReport: EmailReport | null;
+  /** The texts the event caused (welcome, "Reply Y" request, the reply to STOP, HELP, START or Y), with their delivery. */
   texts: ConsentText[];
   chain: { seq: number; prevHash: string; hash: string; sealedAt: string } | null;
   /** The event's link to a signed head, checkable with this document alone (scripts/verify-consent-certificate.mjs, decision 081). */
@@ -164,6 +171,10 @@ export async function buildCertificate(
       },
     ]),
   );
+  const textsOf = await textsOfConsentEvents(
+    db,
+    events.filter((event) => event.channel === "sms").map((event) => event.id),
+  );
   const head = await latestSignedHead(db);
   const phone = subscriber.phoneE164;
   return {
@@ -216,7 +227,8 @@ export async function buildCertificate(
         source: event.source,
         dnc: { policy: event.dncPolicy, result: event.dncResult, dataDate: event.dncDataDate },
         inbound: { sid: event.inboundMessageSid, body: event.inboundBody },
-        texts: event.channel === "sms" ? await textsOfConsentEvent(db, event) : [],
+        emailReport: parseEmailReport(event),
+        texts: textsOf.get(event.id) ?? [],
         chain: chainOf.get(event.id) ?? null,
         proof: chainOf.has(event.id)
           ? await eventProof(db, { seq: chainOf.get(event.id)!.seq, eventId: event.id }, signer, retiredKeys)

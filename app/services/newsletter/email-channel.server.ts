@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { consentEvents, subscribers } from "~/db/schema";
+import { emailReportBody } from "../consent/email-report";
 import type { SentLookup } from "../providers/sms-transport.server";
 import { CampaignHeld, type ChannelDecision, type ClaimedRecipient, type SendChannel } from "../sending/channel";
 import { shortCodeFor } from "../sending/links.server";
@@ -161,7 +162,9 @@ export function createEmailChannel(options: {
           .set({ status: "bounced", updatedAt: sql`now()` })
           .where(sql`${subscribers.id} = ${row.subscriberId} AND ${subscribers.status} IN ('active', 'pending', 'unsubscribed', 'expired')`)
           .returning({ id: subscribers.id });
-        if (subscriber) await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "email", action: "email_bounce", email: row.address, source: "smtp", inboundBody: evidence.slice(0, 200) });
+        if (!subscriber) return;
+        const report = emailReportBody({ provider: "smtp", eventId: null, event: "rejected", severity: "permanent", at: null, reason: null, code: null, message: evidence, description: null, messageId: messageIdFor(row, settings.siteUrl) });
+        await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "email", action: "email_bounce", email: row.address, source: "smtp", inboundBody: report });
       });
     },
   };

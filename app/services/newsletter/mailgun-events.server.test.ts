@@ -26,6 +26,13 @@ describe("Mailgun webhook signature", () => {
     expect(verifyMailgunWebhook({ "event-data": event }, KEY)).toMatchObject({ ok: false, status: 400 });
     expect(verifyMailgunWebhook("nonsense", KEY)).toMatchObject({ ok: false, status: 400 });
   });
+
+  it("an event with a timestamp or message of another shape is still accepted, without them", () => {
+    const odd = signedMailgunEvent({ id: "evt-odd", event: "complained", recipient: "b@example.com", timestamp: "yesterday", message: "not an object" });
+    const verdict = verifyMailgunWebhook(odd, KEY);
+    expect(verdict).toMatchObject({ ok: true });
+    expect(verdict.ok && verdict.webhook["event-data"]).toMatchObject({ id: "evt-odd", timestamp: undefined, message: undefined });
+  });
 });
 
 describe.each(DB_KINDS)("Mailgun events on %s", (kind) => {
@@ -48,7 +55,13 @@ describe.each(DB_KINDS)("Mailgun events on %s", (kind) => {
     await applyMailgunEvent(db, { id: "c1", event: "complained", recipient: "angry@example.com" });
     await applyMailgunEvent(db, { id: "u1", event: "unsubscribed", recipient: "angry@example.com" });
     expect(await statusOf("angry@example.com")).toBe("complained");
-    const [hard] = await db.select().from(subscribers).where(eq(subscribers.email, "hard@example.com"));
-    expect((await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, hard!.id))).map((event) => event.action)).toEqual(["email_bounce"]);
+    const actionsOf = async (email: string) => {
+      const [row] = await db.select().from(subscribers).where(eq(subscribers.email, email));
+      return (await db.select().from(consentEvents).where(eq(consentEvents.subscriberId, row!.id))).map((event) => event.action);
+    };
+    expect(await actionsOf("hard@example.com")).toEqual(["email_bounce"]);
+    // Every report is the person's record, whether or not it changed the status; a soft bounce is not.
+    expect(await actionsOf("angry@example.com")).toEqual(["email_complaint", "email_unsubscribe"]);
+    expect(await actionsOf("soft@example.com")).toEqual([]);
   });
 });

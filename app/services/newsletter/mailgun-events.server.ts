@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { consentEvents, emailEvents, subscribers } from "~/db/schema";
+import { emailReportBody } from "../consent/email-report";
 
 /** Mailgun retries a webhook for hours with the same signature; older than this is refused. */
 const MAX_AGE_SECONDS = 12 * 3600;
@@ -20,6 +21,13 @@ const MailgunWebhookSchema = z.object({
     recipient: z.string().min(3).max(320),
     reason: z.string().max(200).optional(),
     "delivery-status": z.object({ code: z.number().optional(), message: z.string().optional(), description: z.string().optional() }).partial().optional(),
+    // Evidence only: a value of another shape is dropped rather than the event refused.
+    timestamp: z.number().finite().positive().optional().catch(undefined),
+    message: z
+      .object({ headers: z.object({ "message-id": z.string().max(998).optional() }).partial().optional() })
+      .partial()
+      .optional()
+      .catch(undefined),
   }),
 });
 
@@ -52,9 +60,29 @@ function effectOf(event: MailgunWebhook["event-data"]): Effect {
   return null;
 }
 
+/** Mailgun's event as the consent record keeps it: what happened, when, and the server's answer. */
+function reportOf(event: MailgunWebhook["event-data"]) {
+  const status = event["delivery-status"];
+  return emailReportBody({
+    provider: "mailgun",
+    eventId: event.id,
+    event: event.event,
+    severity: event.severity ?? null,
+    at: event.timestamp && event.timestamp < 1e11 ? new Date(Math.round(event.timestamp * 1000)).toISOString() : null,
+    reason: event.reason ?? null,
+    code: status?.code ?? null,
+    message: status?.message ?? null,
+    description: status?.description ?? null,
+    messageId: event.message?.headers?.["message-id"] ?? null,
+  });
+}
+
 /**
  * Applies one verified event once: hard bounces and complaints suppress the address for good,
- * a provider-side unsubscribe unsubscribes. A redelivered event changes nothing.
+ * a provider-side unsubscribe unsubscribes. Each of them is also a consent event of the
+ * newsletter subscriber, with the provider's report, whether or not it changed the status (a
+ * complaint after a bounce is still the person's complaint; decision 125). A redelivered event
+ * changes nothing.
  */
 export async function applyMailgunEvent(db: Db, event: MailgunWebhook["event-data"]) {
   const email = event.recipient.trim().toLowerCase();
@@ -69,14 +97,16 @@ export async function applyMailgunEvent(db: Db, event: MailgunWebhook["event-dat
     if (!effect) return { applied: false as const, reason: "ignored" };
     // A suppression is never undone by a later, weaker event.
     const from = effect.status === "unsubscribed" ? ["active", "pending"] : ["active", "pending", "unsubscribed", "expired"];
-    const [row] = await tx
-      .update(subscribers)
-      .set({ status: effect.status, updatedAt: sql`now()` })
-      .where(and(eq(subscribers.channel, "email"), eq(subscribers.email, email), inArray(subscribers.status, from as never)))
-      .returning({ id: subscribers.id });
-    if (row) {
-      await tx.insert(consentEvents).values({ subscriberId: row.id, channel: "email", action: effect.action, email, source: "mailgun", inboundBody: event.id.slice(0, 200) });
+    const [subscriber] = await tx
+      .select({ id: subscribers.id, status: subscribers.status })
+      .from(subscribers)
+      .where(and(eq(subscribers.channel, "email"), eq(subscribers.email, email)))
+      .for("update");
+    if (!subscriber) return { applied: true as const, status: effect.status };
+    if (from.includes(subscriber.status)) {
+      await tx.update(subscribers).set({ status: effect.status, updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
     }
+    await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "email", action: effect.action, email, source: "mailgun", inboundBody: reportOf(event) });
     return { applied: true as const, status: effect.status };
   });
 }

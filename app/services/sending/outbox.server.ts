@@ -16,11 +16,26 @@ type Executor = Pick<Db, "insert">;
  */
 export async function enqueueSms(
   db: Executor,
-  message: { toPhone: string; body: string; kind: SmsKind; dedupeKey: string; subscriberId?: string | null },
+  message: {
+    toPhone: string;
+    body: string;
+    kind: SmsKind;
+    dedupeKey: string;
+    subscriberId?: string | null;
+    /** The consent event the text answers or follows: its certificate lists it (decision 125). */
+    consentEventId?: number | null;
+  },
 ) {
   const inserted = await db
     .insert(campaignRecipients)
-    .values({ address: message.toPhone, body: message.body, kind: message.kind, dedupeKey: message.dedupeKey, subscriberId: message.subscriberId ?? null })
+    .values({
+      address: message.toPhone,
+      body: message.body,
+      kind: message.kind,
+      dedupeKey: message.dedupeKey,
+      subscriberId: message.subscriberId ?? null,
+      consentEventId: message.consentEventId ?? null,
+    })
     .onConflictDoNothing({ target: campaignRecipients.dedupeKey, where: sql`${campaignRecipients.dedupeKey} IS NOT NULL` })
     .returning({ id: campaignRecipients.id });
   return inserted[0]?.id ?? null;

@@ -50,11 +50,24 @@ async function subscriberFor(tx: Tx, e164: string, status: "opted_out" | "active
   return other!;
 }
 
+/** Records an inbound text's consent event; its id links the reply to it (decision 125). */
+async function insertEvent(
+  tx: Tx,
+  event: { subscriberId: string; action: "opt_out" | "start" | "help" | "doi_confirmed" | "doi_declined"; inboundMessageSid: string; inboundBody: string; phoneE164: string },
+) {
+  const [row] = await tx
+    .insert(consentEvents)
+    .values({ ...event, channel: "sms", source: "sms" })
+    .returning({ id: consentEvents.id });
+  return row!.id;
+}
+
 /**
  * STOP (and any reasonable opt-out wording) suppresses the number at once with a single
- * confirmation; HELP answers with brand, contact, frequency, rates and STOP; START opts back in
- * with a new consent event. The inbound MessageSid keys every reply, so a webhook Twilio
- * delivers twice changes and sends nothing twice.
+ * confirmation; HELP answers with brand, contact, frequency, rates and STOP; START opts back in.
+ * Each is a consent event (HELP too, from a number we have), and its reply is linked to it. The
+ * inbound MessageSid keys every reply, so a webhook Twilio delivers twice changes and sends
+ * nothing twice.
  */
 export async function handleInboundSms(db: Db, message: InboundSms, site: InboundSite, options: InboundOptions = {}): Promise<InboundResult> {
   const intent = classifyInbound(message.body);
@@ -87,9 +100,23 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
         if (intent === "other") return { changed: false, replied: false };
 
         if (intent === "help") {
+          // HELP changes nothing but is the person's own act: on their certificate with its reply.
+          // A number we never had gets the answer and no subscriber row (nothing to certify).
+          const [subscriber] = await tx
+            .select({ id: subscribers.id })
+            .from(subscribers)
+            .where(and(eq(subscribers.channel, "sms"), eq(subscribers.phoneE164, phone.e164)));
+          const event = subscriber ? await insertEvent(tx, { subscriberId: subscriber.id, action: "help", ...inbound }) : null;
           const queued = twilioReplied
             ? null
-            : await enqueueSms(tx, { toPhone: phone.e164, body: helpReply(site), kind: "help", dedupeKey: `help:${message.messageSid}` });
+            : await enqueueSms(tx, {
+                toPhone: phone.e164,
+                body: helpReply(site),
+                kind: "help",
+                dedupeKey: `help:${message.messageSid}`,
+                subscriberId: subscriber?.id ?? null,
+                consentEventId: event,
+              });
           return { changed: false, replied: Boolean(queued) };
         }
 
@@ -100,7 +127,7 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
             await tx.update(subscribers).set({ status: "opted_out", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
           }
           await addInternalDnc(tx, phone.national);
-          await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "sms", action: "opt_out", source: "sms", ...inbound });
+          const event = await insertEvent(tx, { subscriberId: subscriber.id, action: "opt_out", ...inbound });
           const queued =
             alreadyOut || twilioReplied
               ? null
@@ -110,6 +137,7 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
                   kind: "stop_confirmation",
                   dedupeKey: `stop:${message.messageSid}`,
                   subscriberId: subscriber.id,
+                  consentEventId: event,
                 });
           return { changed: !alreadyOut, replied: Boolean(queued) };
         }
@@ -120,7 +148,7 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
           await tx.update(subscribers).set({ status: "active", updatedAt: sql`now()` }).where(eq(subscribers.id, subscriber.id));
         }
         await removeInternalDnc(tx, phone.national);
-        await tx.insert(consentEvents).values({ subscriberId: subscriber.id, channel: "sms", action: "start", source: "sms", ...inbound });
+        const event = await insertEvent(tx, { subscriberId: subscriber.id, action: "start", ...inbound });
         const welcome = await getWelcomeConfig(tx);
         const queued =
           wasActive || twilioReplied
@@ -131,6 +159,7 @@ export async function handleInboundSms(db: Db, message: InboundSms, site: Inboun
                 kind: "start_confirmation",
                 dedupeKey: `start:${message.messageSid}`,
                 subscriberId: subscriber.id,
+                consentEventId: event,
               });
         return { changed: !wasActive, replied: Boolean(queued) };
       }),
@@ -171,7 +200,7 @@ async function answerDoubleOptIn(
 
   if (reply.confirm) {
     await tx.update(subscribers).set({ status: "active", confirmBy: null, updatedAt: sql`now()` }).where(eq(subscribers.id, pending.id));
-    await tx.insert(consentEvents).values({ subscriberId: pending.id, channel: "sms", action: "doi_confirmed", source: "sms", ...inbound });
+    const event = await insertEvent(tx, { subscriberId: pending.id, action: "doi_confirmed", ...inbound });
     // A YES that Twilio matched (OptOutType=START) was already answered by Twilio's opt-in reply.
     const queued = twilioReplied
       ? null
@@ -181,6 +210,7 @@ async function answerDoubleOptIn(
           kind: "welcome",
           dedupeKey: `welcome:${inbound.inboundMessageSid}`,
           subscriberId: pending.id,
+          consentEventId: event,
         });
     const at = reply.options.now?.() ?? new Date();
     const postback = await enqueuePostback(tx, pending.id, postbackRow(reply.options.postbackUrl, { clickId: pending.clickId, event: "doi_confirmed", at }));
@@ -189,7 +219,7 @@ async function answerDoubleOptIn(
 
   await tx.update(subscribers).set({ status: "declined", confirmBy: null, updatedAt: sql`now()` }).where(eq(subscribers.id, pending.id));
   await addInternalDnc(tx, reply.national);
-  await tx.insert(consentEvents).values({ subscriberId: pending.id, channel: "sms", action: "doi_declined", source: "sms", ...inbound });
+  const event = await insertEvent(tx, { subscriberId: pending.id, action: "doi_declined", ...inbound });
   const queued = twilioReplied
     ? null
     : await enqueueSms(tx, {
@@ -198,6 +228,7 @@ async function answerDoubleOptIn(
         kind: "stop_confirmation",
         dedupeKey: `stop:${inbound.inboundMessageSid}`,
         subscriberId: pending.id,
+        consentEventId: event,
       });
   return { answer: "decline" as const, changed: true, replied: Boolean(queued), postback: false };
 }

@@ -167,6 +167,7 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
       kind: firstText.kind,
       dedupeKey: `${firstText.kind === "welcome" ? "welcome" : "doi"}:${event!.id}`,
       subscriberId: existing.id,
+      consentEventId: event!.id,
     });
     const postbackQueued = await enqueuePostback(tx, existing.id, postback);
     return { subscriberId: existing.id, queued: true, postback: postbackQueued, pending: doubleOptIn };
@@ -194,9 +195,9 @@ async function insertNewSmsSubscriber(
   const e = rowSql(consentEvents, event);
   const message =
     firstText.kind === "welcome"
-      ? sql`SELECT ${e164}, c.welcome_message, 'welcome', 'welcome:' || e.id, e.subscriber_id
+      ? sql`SELECT ${e164}, c.welcome_message, 'welcome', 'welcome:' || e.id, e.subscriber_id, e.id
             FROM e CROSS JOIN sms_config c WHERE c.id = ${SMS_CONFIG_ID}`
-      : sql`SELECT ${e164}, ${firstText.body}, 'doi_request', 'doi:' || e.id, e.subscriber_id FROM e`;
+      : sql`SELECT ${e164}, ${firstText.body}, 'doi_request', 'doi:' || e.id, e.subscriber_id, e.id FROM e`;
   const p = postback ? rowSql(conversionPostbacks, postback) : null;
   const postbackCte = p
     ? sql`, p AS (
@@ -213,7 +214,7 @@ async function insertNewSmsSubscriber(
       INSERT INTO consent_events (subscriber_id, ${e.columns}) SELECT s.id, ${e.values} FROM s
       RETURNING id, subscriber_id
     ), m AS (
-      INSERT INTO campaign_recipients (address, body, kind, dedupe_key, subscriber_id)
+      INSERT INTO campaign_recipients (address, body, kind, dedupe_key, subscriber_id, consent_event_id)
       ${message}
       RETURNING id
     )${postbackCte}
