@@ -42,7 +42,13 @@ function accepts(req: IncomingMessage) {
   return known;
 }
 
-/** Answers a GET/HEAD with a file held in memory (server/pages.ts decides which). */
+/**
+ * Answers a GET/HEAD with a file held in memory (server/pages.ts decides which). These and
+ * sendPrefilled's are the only compressed answers, and all are public: the same for every anonymous
+ * visitor but for a prefill's values, which come from the address and are stored, not compressed.
+ * Nothing with a person's session or data in it is compressed, here or by the proxy (BREACH,
+ * decision 091).
+ */
 export function sendFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, securityHeaders: Record<string, string>) {
   const answers = prepare(file, securityHeaders);
   if (req.headers["if-none-match"] === file.etag) {

@@ -19,13 +19,20 @@ export function fillTemplate(text: string, values: Record<string, string>) {
   return text.replace(/\$\{([A-Z_]+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
+export type KeyType = "ec" | "rsa";
+
+const KEY_OPTIONS: Record<KeyType, string[]> = {
+  ec: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"],
+  rsa: ["-newkey", "rsa:2048"],
+};
+
 /** A self-signed certificate for the tests' host name, made for this run (valid two days). */
-export function makeCertificate(dir: string, host: string) {
+export function makeCertificate(dir: string, host: string, keyType: KeyType = "ec") {
   const certificate = path.join(dir, "tls.crt");
   const key = path.join(dir, "tls.key");
   const made = spawnSync(
     "openssl",
-    ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", `/CN=${host}`,
+    ["req", "-x509", ...KEY_OPTIONS[keyType], "-nodes", "-days", "2", "-subj", `/CN=${host}`,
       "-addext", `subjectAltName=DNS:${host},IP:127.0.0.1`, "-keyout", key, "-out", certificate],
     { encoding: "utf8" },
   );
@@ -38,8 +45,11 @@ export type ProxyPorts = { https: number; http: number; internalHost: number; fo
 /**
  * nginx in front of the app processes, from the shipped template (deploy/nginx) plus the two other
  * header styles, in a folder of its own. Resolves once every port accepts connections.
+ * `keyType`: the certificate's key (EC by default; the TLS scan uses RSA, which more cipher
+ * suites apply to). `siteTemplate`: another version of the shipped template's text (benchmarks
+ * compare with an earlier one).
  */
-export async function startProxy(options: { dir: string; host: string; ports: ProxyPorts; appPorts: number[] }) {
+export async function startProxy(options: { dir: string; host: string; ports: ProxyPorts; appPorts: number[]; keyType?: KeyType; siteTemplate?: string }) {
   if (!existsSync(NGINX)) throw new Error(`The browser tests run behind nginx: install Debian's nginx (apt-get install nginx-light) or set NGINX_PATH.`);
   const { dir, host, ports } = options;
   mkdirSync(dir, { recursive: true });
@@ -49,7 +59,7 @@ export async function startProxy(options: { dir: string; host: string; ports: Pr
     mkdirSync(path.join(dir, name), { recursive: true });
     chmodSync(path.join(dir, name), 0o777);
   }
-  const tls = makeCertificate(dir, host);
+  const tls = makeCertificate(dir, host, options.keyType);
   const values = {
     SERVER_NAMES: host,
     HTTPS_PORT: String(ports.https),
@@ -58,10 +68,14 @@ export async function startProxy(options: { dir: string; host: string; ports: Pr
     FORWARDED_PORT: String(ports.forwarded),
     TLS_CERTIFICATE: tls.certificate,
     TLS_CERTIFICATE_KEY: tls.key,
+    // Self-signed: the certificate is its own root. It names no OCSP responder, so nginx staples
+    // nothing and never asks the resolver.
+    TLS_TRUSTED_CERTIFICATE: tls.certificate,
+    RESOLVER: "127.0.0.1",
     APP_SERVERS: options.appPorts.map((port) => `server 127.0.0.1:${port};`).join(" "),
     PROXY_SNIPPET,
   };
-  writeFileSync(path.join(dir, "site.conf"), fillTemplate(readFileSync(SITE_TEMPLATE, "utf8"), values));
+  writeFileSync(path.join(dir, "site.conf"), fillTemplate(options.siteTemplate ?? readFileSync(SITE_TEMPLATE, "utf8"), values));
   writeFileSync(path.join(dir, "header-styles.conf"), fillTemplate(readFileSync(HEADER_STYLES_TEMPLATE, "utf8"), values));
   // The outer part is what the nginx package's own nginx.conf provides in production.
   writeFileSync(
@@ -73,6 +87,8 @@ error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
     include /etc/nginx/mime.types;
+    # As Debian's nginx.conf has it: the shipped template must turn compression off itself.
+    gzip on;
     access_log off;
     client_body_temp_path ${dir}/client_body;
     proxy_temp_path ${dir}/proxy;

@@ -1,0 +1,184 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureHostResolves } from "../support/proxy/host-name";
+import { startProxy } from "../support/proxy/start-proxy";
+import { createAdmin, signIn } from "./support/admin-session";
+import { freePort, startSite, type SiteProcess } from "./support/site";
+
+/** Debian's testssl.sh; CI installs it (.ci/run) as it does nginx. */
+const TESTSSL = process.env.TESTSSL_PATH ?? "/usr/bin/testssl";
+const HOST = "news.example.test";
+const ADMIN = { email: "tls-scan@patriotinvestor.example", password: "Yorktown-1781-Surrender" };
+
+/**
+ * The checks run (decision 092), about 40 s together on this machine: protocols (-p), cipher
+ * categories (-s), forward secrecy (-f), the server's cipher order per protocol (-P), server
+ * defaults: tickets, resumption, stapling, the certificate (-S), HTTP headers: HSTS (-h), and every
+ * vulnerability check (-U, BREACH included). Left out: each cipher one by one (-e/-E, what -P
+ * already lists per protocol), client simulations (-c, information only), and --fast, which stops
+ * the cipher order at the first cipher.
+ */
+const CHECKS = ["-p", "-s", "-f", "-P", "-S", "-h", "-U"];
+
+/**
+ * The page testssl's BREACH check and header check ask for: the sign-in form, rendered per
+ * request. It is the kind of answer that must leave the proxy uncompressed (Debian's nginx.conf
+ * would gzip it); testssl sends no cookie, so signed-in pages are asked for below, the same way.
+ */
+const SCANNED_PATH = "/auth";
+
+/** Mozilla's intermediate profile (guideline 5.7 and 6.0, no DHE), as an RSA certificate gets it. */
+const MOZILLA_TLS12_RSA = ["ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-CHACHA20-POLY1305"];
+const MOZILLA_TLS13 = ["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"];
+
+/**
+ * What testssl finds about the test's own certificate: self-signed (no chain of trust), valid two
+ * days, no CRL or OCSP responder (so nothing to staple), no CT, no CAA record for a .test name.
+ * A real certificate has none of these; every other finding of MEDIUM or worse fails the test.
+ */
+const TEST_CERTIFICATE_FINDINGS = new Set([
+  "cert_chain_of_trust",
+  "cert_expirationStatus",
+  "cert_notAfter",
+  "cert_validityPeriod",
+  "cert_revocation",
+  "cert_crlDistributionPoints",
+  "cert_ocspURL",
+  "OCSP_stapling",
+  "cert_mustStapleExtension",
+  "certificate_transparency",
+  "DNS_CAArecord",
+]);
+
+const SEVERITIES = ["OK", "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL"];
+const atLeastMedium = (severity: string) => SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf("MEDIUM");
+
+type Finding = { id: string; severity: string; finding: string };
+
+/** What testssl's BREACH check sends, with an optional session cookie. */
+const BREACH_PROBE = { "Accept-Encoding": "gzip,deflate,compress,br", Accept: "text/*" };
+
+/**
+ * The shipped proxy configuration in front of a production server, as operators run it, scanned
+ * by testssl.sh: Mozilla's intermediate profile and no finding of MEDIUM or worse that the
+ * configuration causes (decision 090); no answer with a session in it compressed (decision 091).
+ */
+describe("the shipped TLS proxy, scanned by testssl.sh", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tls-profile-"));
+  let site: SiteProcess;
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  let httpsPort: number;
+
+  beforeAll(async () => {
+    if (!existsSync(TESTSSL)) throw new Error(`This test scans the proxy with testssl.sh: install Debian's package (apt-get install testssl.sh) or set TESTSSL_PATH.`);
+    await ensureHostResolves(HOST);
+    // PGlite admits one process per folder: create the admin before the server opens it.
+    createAdmin({ DATA_DIR: path.join(dir, "data") }, ADMIN);
+    site = await startSite({ DATA_DIR: path.join(dir, "data"), MAIN_DOMAINS: HOST });
+    httpsPort = await freePort();
+    const ports = { https: httpsPort, http: await freePort(), internalHost: await freePort(), forwarded: await freePort() };
+    proxy = await startProxy({ dir: path.join(dir, "nginx"), host: HOST, ports, appPorts: [site.port], keyType: "rsa" });
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await site?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("offers Mozilla's intermediate profile with no finding of MEDIUM or worse but the test certificate's", async () => {
+    const started = Date.now();
+    const findings = await scan(`https://${HOST}:${httpsPort}${SCANNED_PATH}`, path.join(dir, "testssl.json"));
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const byId = new Map(findings.map((finding) => [finding.id, finding]));
+    const finding = (id: string) => byId.get(id)?.finding ?? `(no ${id} in the scan)`;
+
+    const serious = findings.filter((entry) => atLeastMedium(entry.severity));
+    const fromCertificate = serious.filter((entry) => TEST_CERTIFICATE_FINDINGS.has(entry.id));
+    const fromConfiguration = serious.filter((entry) => !TEST_CERTIFICATE_FINDINGS.has(entry.id));
+    console.log(report(findings, { seconds, fromCertificate }));
+
+    expect(fromConfiguration.map(({ id, severity, finding }) => `${severity} ${id}: ${finding}`)).toEqual([]);
+    expect(findings.filter((entry) => entry.severity === "FATAL")).toEqual([]);
+    // The profile itself, not only the absence of findings.
+    for (const id of ["SSLv2", "SSLv3", "TLS1", "TLS1_1"]) expect(finding(id), id).toBe("not offered");
+    expect(finding("TLS1_2")).toBe("offered");
+    expect(finding("TLS1_3")).toMatch(/^offered/);
+    expect(finding("cipherorder_TLSv1_2").split(" ")).toEqual(MOZILLA_TLS12_RSA);
+    expect(finding("cipherorder_TLSv1_3").split(" ")).toEqual(MOZILLA_TLS13);
+    expect(finding("cipher_order")).toBe("server");
+    expect(finding("cipherlist_AVERAGE")).toBe("not offered");
+    expect(finding("PFS_ECDHE_curves").split(" ").sort()).toEqual(["X25519", "prime256v1", "secp384r1"]);
+    expect(finding("sessionresumption_ticket")).toBe("not supported");
+    expect(finding("HSTS_time")).toMatch(/\(=63072000 seconds\)/);
+    expect(byId.get("HSTS_subdomains")?.severity).toBe("OK");
+    expect(byId.get("HSTS_preload")?.severity).toBe("OK");
+    expect(byId.get("BREACH")?.severity).toBe("OK");
+  });
+
+  it("sends no answer with a session in it compressed, and public pages with their compressed copies", async () => {
+    const cookie = await signIn(site.url, ADMIN);
+    for (const page of ["/", "/admin/security"]) {
+      const answer = await get(page, { ...BREACH_PROBE, Cookie: cookie });
+      expect(answer.status, page).toBe(200);
+      // Sent as it is, and rendered for this person (their address is in the page).
+      expect(answer.headers["content-encoding"], page).toBeUndefined();
+      expect(answer.body.toString(), page).toContain(ADMIN.email);
+    }
+    for (const page of ["/", "/about", "/blog"]) {
+      const answer = await get(page, BREACH_PROBE);
+      expect(answer.status, page).toBe(200);
+      expect(answer.headers["content-encoding"], page).toBe("br");
+    }
+  });
+
+  function get(page: string, headers: Record<string, string>) {
+    return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      const sent = request(`https://${HOST}:${httpsPort}${page}`, { ca: readFileSync(proxy.certificate), headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on("error", reject);
+      });
+      sent.on("error", reject);
+      sent.end();
+    });
+  }
+});
+
+/** Runs testssl.sh with CHECKS against `url` (on this machine) and returns its JSON findings. */
+async function scan(url: string, jsonFile: string): Promise<Finding[]> {
+  const args = ["--quiet", "--color", "0", "--warnings", "off", "--nodns", "none", "--ip", "127.0.0.1", "--jsonfile", jsonFile, ...CHECKS, url];
+  const child = spawn(TESTSSL, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearTimeout(timer);
+  if (!existsSync(jsonFile)) throw new Error(`testssl wrote no JSON (exit ${code}):\n${output}`);
+  // A finding about the second certificate or a protocol carries a suffix (" <cert#2>"): the kind is the id.
+  return (JSON.parse(readFileSync(jsonFile, "utf8")) as Finding[]).map((entry) => ({ ...entry, id: entry.id.replace(/ <.*>$/, "") }));
+}
+
+/**
+ * What the scan says, for the test output: testssl's grade when it computes one (the rating came
+ * with testssl 3.1; Debian 12 ships 3.0.8, which has none), its verdicts, and what was accepted.
+ */
+function report(findings: Finding[], run: { seconds: number; fromCertificate: Finding[] }) {
+  const version = /declare -r VERSION="([^"]+)"/.exec(readFileSync(TESTSSL, "utf8"))?.[1] ?? "of unknown version";
+  const grade = findings.find((entry) => entry.id === "overall_grade")?.finding;
+  const counts = SEVERITIES.map((severity) => `${findings.filter((entry) => entry.severity === severity).length} ${severity}`).join(", ");
+  const lines = [
+    `testssl ${version}, checks ${CHECKS.join(" ")}, ${run.seconds} s, path ${SCANNED_PATH}`,
+    `  grade: ${grade ?? `none (testssl ${version} computes no rating; it came with 3.1)`}`,
+    `  findings: ${counts}`,
+    ...findings.filter((entry) => entry.severity === "LOW").map((entry) => `  LOW ${entry.id}: ${entry.finding}`),
+    ...findings.filter((entry) => entry.severity === "WARN").map((entry) => `  WARN (not tested) ${entry.id}: ${entry.finding}`),
+    ...run.fromCertificate.map((entry) => `  accepted, the test certificate's: ${entry.severity} ${entry.id}: ${entry.finding}`),
+  ];
+  return lines.join("\n");
+}
