@@ -257,6 +257,14 @@ test.describe("the admin menu", () => {
     // A page below an entry marks that entry.
     await gotoHydrated(page, "/admin/articles/new");
     await expect(page.getByTestId("admin-side-menu").locator('[aria-current="page"]')).toHaveText("Articles");
+    // Scrolled down a long page, the menu stays in view below the top bar, none of it under the bar.
+    await page.evaluate(() => window.scrollTo(0, 500));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(500);
+    const bar = (await page.getByRole("banner").boundingBox())!;
+    const menu = (await page.getByTestId("admin-side-menu").boundingBox())!;
+    expect(menu.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+    expect(menu.y + menu.height).toBeLessThanOrEqual(768);
+    await axeClean(page, "1366 /admin/articles/new, scrolled");
     await close();
   });
 

@@ -9,7 +9,7 @@ function MenuLink({ to, label, current }: { to: string; label: string; current: 
       to={to}
       aria-current={active ? "page" : undefined}
       className={cn(
-        "block rounded-md px-3 py-1.5 text-sm font-semibold",
+        "block rounded-md px-3 py-1 text-sm font-semibold",
         active ? "bg-primary text-primary-foreground" : "text-primary hover:bg-muted",
       )}
     >
@@ -52,7 +52,12 @@ export function AdminMenu({ menu }: { menu: Menu }) {
   const currentLabel = [menu.home, ...menu.groups.flatMap((group) => group.items)].find((item) => item?.to === current)?.label;
   return (
     <>
-      <nav aria-label="Admin" className="hidden lg:block print:hidden" data-testid="admin-side-menu">
+      {/* Sticky below the sticky top bar: it stays in view on long pages, and no link slides under the bar. */}
+      <nav
+        aria-label="Admin"
+        className="hidden lg:sticky lg:top-20 lg:block lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto print:hidden"
+        data-testid="admin-side-menu"
+      >
         <MenuGroups menu={menu} current={current} idPrefix="admin-menu-side" />
       </nav>
       <nav aria-label="Admin" className="lg:hidden print:hidden" data-testid="admin-menu-disclosure">
