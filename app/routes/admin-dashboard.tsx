@@ -7,12 +7,14 @@ import { pageMeta } from "~/lib/route-meta";
 import { loadDashboard, type PeriodCounts } from "~/services/admin/dashboard.server";
 import { DASHBOARD_FIGURES as F } from "~/services/admin/dashboard-figures";
 import { cn } from "~/lib/cn";
+import { describeChange, type AuditSubject } from "~/lib/audit-texts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireEditor(request);
   // The staff home's figures are about subscribers and sending: an editor's home is the desk.
   if (user.role !== ADMIN_ROLE) throw redirect(EDITOR_HOME);
-  return loadDashboard(await getDb());
+  const { audit, ...dashboard } = await loadDashboard(await getDb());
+  return { ...dashboard, changes: audit.map((entry) => ({ id: entry.id, occurredAt: entry.occurredAt, ...describeChange(entry, entry.subject) })) };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -70,6 +72,26 @@ function PeriodTable({ caption, rows, testId }: { caption: string; rows: { label
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** "the article “Title”" with the title linked; a thing without a name links its noun. */
+function ChangeSubject({ subject }: { subject: AuditSubject }) {
+  const link = (label: string) =>
+    subject.href ? (
+      <Link to={subject.href} className="font-semibold text-primary underline">
+        {label}
+      </Link>
+    ) : (
+      <span className="font-semibold">{label}</span>
+    );
+  if (!subject.name) return link(subject.noun);
+  return subject.noun ? (
+    <>
+      {subject.noun} “{link(subject.name)}”
+    </>
+  ) : (
+    link(subject.name)
   );
 }
 
@@ -158,18 +180,19 @@ export default function AdminDashboard({ loaderData: d }: Route.ComponentProps) 
 
       <div>
         <h2 className="text-lg font-bold text-primary">Recent changes</h2>
-        {d.audit.length === 0 ? (
+        {d.changes.length === 0 ? (
           <p className="mt-2 text-muted-foreground">No changes recorded yet.</p>
         ) : (
           <ol className="mt-3 divide-y divide-border rounded-lg border border-border" data-testid="audit">
-            {d.audit.map((entry) => (
-              <li key={entry.id} className="flex flex-wrap justify-between gap-2 px-4 py-2 text-sm">
-                <span>
-                  <strong>{entry.action}</strong> <span className="text-muted-foreground">on {entry.entity}</span>
-                  {entry.actor ? <span className="text-muted-foreground"> by {entry.actor}</span> : null}
+            {d.changes.map((change) => (
+              <li key={change.id} className="flex flex-wrap justify-between gap-x-4 gap-y-1 px-4 py-2 text-sm">
+                <span className="min-w-0 break-words">
+                  <strong>{change.actor}</strong> {change.lead}
+                  <ChangeSubject subject={change.subject} />
+                  {change.tail}
                 </span>
-                <time dateTime={entry.occurredAt} className="text-muted-foreground">
-                  {entry.occurredAt.slice(0, 16).replace("T", " ")} UTC
+                <time dateTime={change.occurredAt} className="text-muted-foreground">
+                  {change.occurredAt.slice(0, 16).replace("T", " ")} UTC
                 </time>
               </li>
             ))}

@@ -1,9 +1,10 @@
-import { NavLink, Outlet, isRouteErrorResponse, useRouteError } from "react-router";
+import { Outlet, isRouteErrorResponse, useRouteError } from "react-router";
+import { AdminMenu } from "~/components/admin/admin-menu";
 import { errorHeading } from "~/components/site/error-heading";
 import type { Route } from "./+types/admin-layout";
 import { requireEditor } from "~/auth/guards.server";
 import { NoticeBanner } from "~/components/ui/notice-banner";
-import { cn } from "~/lib/cn";
+import { adminMenuFor } from "~/config/admin-nav";
 import { CONSENT_CHAIN_TEXTS as CHAIN_TEXTS } from "~/lib/consent-evidence-texts";
 import { consentChainIntegrity } from "~/services/consent/chain.server";
 import { ROLE_LABELS, isRole } from "~/lib/roles";
@@ -15,32 +16,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   // A consent chain that no longer holds a signed head is every admin's business, on every page (decision 081).
   const integrity = consentChainIntegrity();
   const chainBroken = admin && integrity.state === "broken" && integrity.problem ? { detail: integrity.problem.detail, since: integrity.since } : null;
-  return { email: user.email, role: isRole(user.role) ? ROLE_LABELS[user.role] : "", nav: ADMIN_NAV.filter((item) => admin || item.editors), chainBroken };
+  return { email: user.email, role: isRole(user.role) ? ROLE_LABELS[user.role] : "", menu: adminMenuFor(admin), chainBroken };
 }
 
 // Signed-in pages are never cached by a browser or a CDN.
 export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
-
-/** The admin navigation; an editor sees only the entries marked for editors. */
-const ADMIN_NAV: { to: string; label: string; editors?: true }[] = [
-  { to: "/admin", label: "Dashboard" },
-  { to: "/admin/articles", label: "Articles", editors: true },
-  { to: "/admin/authors", label: "Authors", editors: true },
-  { to: "/admin/media", label: "Images", editors: true },
-  { to: "/admin/sms", label: "Welcome SMS" },
-  { to: "/admin/alerts", label: "Alerts" },
-  { to: "/admin/subscribers", label: "Subscribers" },
-  { to: "/admin/newsletter", label: "Newsletter" },
-  { to: "/admin/messages", label: "Messages" },
-  { to: "/admin/inbox", label: "Inbox" },
-  { to: "/admin/dnc", label: "Do-Not-Call" },
-  { to: "/admin/consent", label: "Consent Evidence" },
-  { to: "/admin/rnd", label: "Reassigned Numbers" },
-  { to: "/admin/people", label: "People" },
-  { to: "/admin/security", label: "Security", editors: true },
-];
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
@@ -51,32 +33,18 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           {loaderData.role ? <> ({loaderData.role})</> : null}
         </p>
       </div>
-      <nav aria-label="Admin" className="mt-4 print:hidden">
-        <ul className="flex flex-wrap gap-2">
-          {loaderData.nav.map((item) => (
-            <li key={item.to}>
-              <NavLink
-                to={item.to}
-                end={item.to !== "/admin/articles" && item.to !== "/admin/authors"}
-                className={({ isActive }) =>
-                  cn("inline-block rounded-md px-3 py-2 text-sm font-semibold", isActive ? "bg-primary text-primary-foreground" : "text-primary hover:bg-muted")
-                }
-              >
-                {item.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      {loaderData.chainBroken ? (
-        <div className="mt-4 print:hidden" data-testid="chain-broken">
-          <NoticeBanner
-            notice={{ title: CHAIN_TEXTS.brokenTitle, description: CHAIN_TEXTS.brokenDescription(loaderData.chainBroken.detail, loaderData.chainBroken.since), variant: "error" }}
-          />
+      <div className="mt-4 lg:grid lg:grid-cols-[13rem_minmax(0,1fr)] lg:gap-8 print:block">
+        <AdminMenu menu={loaderData.menu} />
+        <div className="mt-6 min-w-0 lg:mt-0">
+          {loaderData.chainBroken ? (
+            <div className="mb-6 print:hidden" data-testid="chain-broken">
+              <NoticeBanner
+                notice={{ title: CHAIN_TEXTS.brokenTitle, description: CHAIN_TEXTS.brokenDescription(loaderData.chainBroken.detail, loaderData.chainBroken.since), variant: "error" }}
+              />
+            </div>
+          ) : null}
+          <Outlet />
         </div>
-      ) : null}
-      <div className="mt-8">
-        <Outlet />
       </div>
     </div>
   );

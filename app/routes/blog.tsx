@@ -145,7 +145,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
             </p>
           </section>
           <aside aria-labelledby="trending-heading">
-            <SearchForm id="blog-search" className="mb-6" />
+            <SearchForm id="blog-search" iconButton className="mb-6" />
             <div className="rounded-lg border border-border bg-muted p-6">
               <h2 id="trending-heading" className="text-lg font-extrabold text-primary">
                 Trending Topics

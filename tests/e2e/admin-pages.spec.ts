@@ -1,9 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { E2E_ADMIN, E2E_MAIL_URL, E2E_TWILIO } from "../support/e2e-env";
-import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
+import { ADMIN_NAV, ADMIN_NAV_GROUPS } from "../../app/config/admin-nav";
+import { expect, gotoHydrated, randomIp, randomMobile, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
 import { totpCode } from "../support/totp";
 
@@ -201,4 +202,129 @@ test("an admin sends the welcome text as a test to a phone", async ({ page, requ
   await expect
     .poll(async () => ((await (await request.get(`${E2E_TWILIO.url}/__messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === e164).map((m) => m.body))
     .toEqual([stored]);
+});
+
+/** The admin's session cookies, from a sign-in with JavaScript on. */
+async function adminCookies(browser: Browser) {
+  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const page = await context.newPage();
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin");
+  const cookies = await context.cookies();
+  await context.close();
+  return cookies;
+}
+
+const ADMIN_MENU_PAGES = ["/admin", ...ADMIN_NAV.map((item) => item.to)];
+const GROUP_LABELS = ADMIN_NAV_GROUPS.map((group) => group.label);
+
+async function noSidewaysScroll(page: Page, path: string) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0);
+}
+
+async function axeClean(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  expect(results.violations.map((v) => `${label} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/** A signed-in admin's page at this width, with JavaScript on or off. */
+async function adminAt(browser: Browser, width: number, javaScriptEnabled: boolean) {
+  const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: width > 1000 ? 768 : 844 }, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  await context.addCookies(await adminCookies(browser));
+  return { page: await context.newPage(), close: () => context.close() };
+}
+
+test.describe("the admin menu", () => {
+  test("at 1366 px: a side menu of named groups beside every admin page, the current page marked, axe-clean", async ({ browser }) => {
+    test.setTimeout(180_000);
+    const { page, close } = await adminAt(browser, 1366, true);
+    for (const path of ADMIN_MENU_PAGES) {
+      await gotoHydrated(page, path);
+      const side = page.getByTestId("admin-side-menu");
+      await expect(side, path).toBeVisible();
+      await expect(page.getByTestId("admin-menu-disclosure"), path).toBeHidden();
+      await expect(side.locator("p")).toHaveText(GROUP_LABELS);
+      const current = side.locator('[aria-current="page"]');
+      await expect(current, path).toHaveCount(1);
+      await expect(current, path).toHaveAttribute("href", path);
+      // Beside the page, not above it: the heading starts right of the menu, on the first screen.
+      const menuBox = (await side.boundingBox())!;
+      const headingBox = (await page.locator("h1").first().boundingBox())!;
+      expect(headingBox.x, path).toBeGreaterThanOrEqual(menuBox.x + menuBox.width);
+      expect(headingBox.y, path).toBeLessThan(300);
+      await noSidewaysScroll(page, path);
+      await axeClean(page, `1366 ${path}`);
+    }
+    // A page below an entry marks that entry.
+    await gotoHydrated(page, "/admin/articles/new");
+    await expect(page.getByTestId("admin-side-menu").locator('[aria-current="page"]')).toHaveText("Articles");
+    // Scrolled down a long page, the menu stays in view below the top bar, none of it under the bar.
+    await page.evaluate(() => window.scrollTo(0, 500));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(500);
+    const bar = (await page.getByRole("banner").boundingBox())!;
+    const menu = (await page.getByTestId("admin-side-menu").boundingBox())!;
+    expect(menu.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+    expect(menu.y + menu.height).toBeLessThanOrEqual(768);
+    await axeClean(page, "1366 /admin/articles/new, scrolled");
+    await close();
+  });
+
+  test("at 390 px: one closed disclosure naming the current page above the content of every admin page, axe-clean closed and open", async ({ browser }) => {
+    test.setTimeout(180_000);
+    const { page, close } = await adminAt(browser, 390, true);
+    for (const path of ADMIN_MENU_PAGES) {
+      await gotoHydrated(page, path);
+      const menu = page.getByTestId("admin-menu-disclosure");
+      await expect(page.getByTestId("admin-side-menu"), path).toBeHidden();
+      await expect(menu.locator("details"), path).not.toHaveAttribute("open");
+      const label = path === "/admin" ? "Dashboard" : ADMIN_NAV.find((item) => item.to === path)!.label;
+      await expect(menu.locator("summary"), path).toHaveText(new RegExp(`^Admin menu: ${label}\\W*$`));
+      await expect(menu.getByRole("link"), path).toHaveCount(0);
+      // The page's own heading is on the first screen, right under the one-line menu.
+      expect((await page.locator("h1").first().boundingBox())!.y, path).toBeLessThan(400);
+      await noSidewaysScroll(page, path);
+      await axeClean(page, `390 ${path}`);
+    }
+    const menu = page.getByTestId("admin-menu-disclosure");
+    await menu.locator("summary").click();
+    await expect(menu.locator("p")).toHaveText(GROUP_LABELS);
+    await expect(menu.locator('[aria-current="page"]')).toHaveText(ADMIN_NAV.at(-1)!.label);
+    await axeClean(page, "390, menu open");
+    await close();
+  });
+
+  for (const width of [390, 1366]) {
+    test(`works without JavaScript at ${width} px`, async ({ browser }) => {
+      const { page, close } = await adminAt(browser, width, false);
+      await page.goto("/admin");
+      const menu = page.getByTestId(width > 1000 ? "admin-side-menu" : "admin-menu-disclosure");
+      if (width < 1000) {
+        await expect(menu.getByRole("link", { name: "Alerts" })).toBeHidden();
+        await menu.locator("summary").click();
+      }
+      await expect(menu.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+      await menu.getByRole("link", { name: "Alerts" }).click();
+      await expect(page).toHaveURL(/\/admin\/alerts$/);
+      await expect(page.getByRole("navigation", { name: "Admin" }).locator('[aria-current="page"]')).toHaveText("Alerts");
+      if (width < 1000) await expect(page.getByTestId("admin-menu-disclosure").locator("summary")).toHaveText(/^Admin menu: Alerts\W*$/);
+      await close();
+    });
+  }
+});
+
+test("the staff home's recent changes say who did what to which article, linked", async ({ page }) => {
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
+  const title = `Recent changes test ${Date.now()}`;
+  await page.getByLabel("Title", { exact: true }).fill(title);
+  await page.getByLabel(/^Slug/).fill(`recent-changes-${Date.now()}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  // (Autosave may have made the draft already: then the button saved it.)
+  await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=(created|saved)/);
+  const articlePath = new URL(page.url()).pathname;
+
+  await page.goto("/admin");
+  const change = page.getByTestId("audit").locator("li").filter({ hasText: `${E2E_ADMIN.email} started the article “${title}” as a draft` });
+  await expect(change).toHaveCount(1);
+  await change.getByRole("link", { name: title }).click();
+  await expect(page).toHaveURL(new RegExp(`${articlePath}$`));
+  await expect(page.getByLabel("Title", { exact: true })).toHaveValue(title);
 });

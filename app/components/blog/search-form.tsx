@@ -1,3 +1,5 @@
+import { Search } from "lucide";
+import { Icon } from "~/components/ui/icon";
 import { ARCHIVE_TEXTS } from "~/lib/archive-texts";
 import { cn } from "~/lib/cn";
 
@@ -8,13 +10,15 @@ type SearchFormProps = {
   className?: string;
   /** "bar": on the dark top bar. */
   tone?: "page" | "bar";
+  /** The button as a magnifier (its name stays "Search"): the top bar's room goes to the field. */
+  iconButton?: boolean;
 };
 
 /**
  * A plain GET form to /search: it works with JavaScript off (a full page load) and needs none on.
  * MAX_QUERY_LENGTH in the search service cuts anything longer.
  */
-export function SearchForm({ id, defaultValue, className, tone = "page" }: SearchFormProps) {
+export function SearchForm({ id, defaultValue, className, tone = "page", iconButton = false }: SearchFormProps) {
   return (
     <form method="get" action="/search" role="search" aria-label={ARCHIVE_TEXTS.searchLabel} className={cn("flex gap-2", className)}>
       <label htmlFor={id} className="sr-only">
@@ -35,11 +39,19 @@ export function SearchForm({ id, defaultValue, className, tone = "page" }: Searc
       <button
         type="submit"
         className={cn(
-          "h-10 rounded-md px-4 text-sm font-semibold",
+          "h-10 shrink-0 rounded-md text-sm font-semibold",
+          iconButton ? "inline-flex w-10 items-center justify-center" : "px-4",
           tone === "bar" ? "bg-gold-soft text-primary hover:bg-white" : "bg-primary text-primary-foreground hover:bg-primary/90",
         )}
       >
-        {ARCHIVE_TEXTS.searchButton}
+        {iconButton ? (
+          <>
+            <Icon node={Search} className="h-5 w-5" />
+            <span className="sr-only">{ARCHIVE_TEXTS.searchButton}</span>
+          </>
+        ) : (
+          ARCHIVE_TEXTS.searchButton
+        )}
       </button>
     </form>
   );

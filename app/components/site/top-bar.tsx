@@ -6,7 +6,7 @@ import { PRIMARY_NAV, SUBSCRIBE_HREF } from "~/config/site";
 import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import { BrandMark } from "./brand-mark";
-import { AccountLinks } from "./account-links";
+import { AccountLinks, useViewer } from "./account-links";
 import { SearchForm } from "~/components/blog/search-form";
 
 const navLinkClass =
@@ -18,7 +18,18 @@ const navLinkClass =
       isActive ? "text-gold-soft underline decoration-2 underline-offset-8" : "text-primary-foreground hover:text-gold-soft",
     );
 
+/**
+ * Where the bar switches from the menu button to the full row: a signed-in person's row carries
+ * Account, Admin and Sign Out too, so it needs a wider screen (decision 102). Whole class names,
+ * so Tailwind finds them.
+ */
+const BAR_LAYOUT = {
+  visitor: { row: "lg:flex", menu: "lg:hidden" },
+  signedIn: { row: "xl:flex", menu: "xl:hidden" },
+} as const;
+
 export function TopBar({ siteName }: { siteName: string }) {
+  const layout = BAR_LAYOUT[useViewer() ? "signedIn" : "visitor"];
   // A <details> menu opens and closes without JavaScript; with JavaScript it also closes when a
   // link is chosen (client navigation keeps the page, so it would otherwise stay open).
   const menuRef = useRef<HTMLDetailsElement>(null);
@@ -33,7 +44,7 @@ export function TopBar({ siteName }: { siteName: string }) {
           <BrandMark />
           <span>{siteName}</span>
         </Link>
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+        <nav aria-label="Main" className={cn("hidden items-center gap-1", layout.row)}>
           {PRIMARY_NAV.map((item) => (
             <NavLink key={item.to} to={item.to} className={navLinkClass("bar")} prefetch="intent">
               {item.label}
@@ -44,8 +55,8 @@ export function TopBar({ siteName }: { siteName: string }) {
           </Link>
           <AccountLinks layout="bar" />
         </nav>
-        <SearchForm id="top-search" tone="bar" className="hidden w-40 md:flex lg:w-56" />
-        <details ref={menuRef} className="group md:hidden" data-testid="mobile-menu">
+        <SearchForm id="top-search" tone="bar" iconButton className={cn("hidden w-56 shrink-0", layout.row)} />
+        <details ref={menuRef} className={cn("group", layout.menu)} data-testid="mobile-menu">
           <summary
             className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-md hover:bg-primary-soft"
             aria-label="Menu"

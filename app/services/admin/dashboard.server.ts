@@ -1,9 +1,9 @@
-import { desc, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { toNumber } from "~/db/client.server";
-import { auditLog } from "~/db/schema";
 import { dncDataAgeDays, DNC_MAX_AGE_DAYS, latestDncDataDate } from "~/services/dnc/dnc.server";
 import { LIST_EVENTS, OPT_OUT_EVENTS } from "./dashboard-figures";
+import { loadRecentChanges, type RecentChange } from "./recent-changes.server";
 
 /** "Today" on the staff home is the publication's day, US Eastern time. */
 export const DASHBOARD_TIME_ZONE = "America/New_York";
@@ -40,7 +40,7 @@ export type Dashboard = {
   dnc: { dataDate: string | null; ageDays: number | null; maxAgeDays: number; stale: boolean };
   unreadInbox: number;
   campaigns: CampaignSummary[];
-  audit: { id: number; actor: string | null; action: string; entity: string; occurredAt: string }[];
+  audit: RecentChange[];
 };
 
 const periods = (row: Record<string, unknown> | undefined, prefix: string): PeriodCounts => ({
@@ -127,7 +127,7 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
       WHERE r.updated_at >= ${since(1)} OR (r.state IN ('queued', 'sending') AND c.status IN ('sending', 'paused'))`),
     db.execute<{ n: unknown }>(sql`SELECT count(*) AS n FROM contact_messages WHERE read_at IS NULL`),
     latestDncDataDate(db),
-    db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(10),
+    loadRecentChanges(db, 10),
     latestCampaignSummaries(db),
   ]);
 
@@ -147,6 +147,6 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
     dnc: { dataDate, ageDays, maxAgeDays: DNC_MAX_AGE_DAYS, stale: ageDays === null || ageDays > DNC_MAX_AGE_DAYS },
     unreadInbox: toNumber(inbox.rows[0]?.n),
     campaigns,
-    audit: audit.map((entry) => ({ id: entry.id, actor: entry.actor, action: entry.action, entity: entry.entity, occurredAt: entry.occurredAt.toISOString() })),
+    audit,
   };
 }

@@ -1,0 +1,133 @@
+/**
+ * "Recent changes" on the staff home in words: who did what to whom or to which article
+ * (decision 101). One phrasing per audit action; `{subject}` marks where the changed thing (a
+ * link) goes. A new action needs one line in AUDIT_PHRASES (app/lib/audit-texts.test.ts checks
+ * every action the code writes has one).
+ */
+
+/** The thing a change was made to, as the staff home names and links it. */
+export type AuditSubject = { noun: string; name?: string; href?: string };
+
+type Value = Record<string, unknown> | string | null;
+type Change = { before: Value; after: Value };
+type Phrase = (change: Change) => string;
+
+const number = new Intl.NumberFormat("en-US");
+
+const field = (value: Value, key: string): unknown => (value && typeof value === "object" ? value[key] : undefined);
+const text = (value: unknown) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : "");
+const count = (value: unknown, one: string, many: string) => {
+  const n = typeof value === "number" ? value : Number(value);
+  if (!Number.isFinite(n)) return many;
+  return `${number.format(n)} ${n === 1 ? one : many}`;
+};
+
+/** "+12124563210" -> "(212) 456-3210"; anything else as it is. */
+export function formatStoredPhone(value: unknown) {
+  const raw = text(value);
+  const us = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(raw);
+  return us ? `(${us[1]}) ${us[2]}-${us[3]}` : raw;
+}
+
+/** An instant written by the code (ISO 8601) as staff read it, US Eastern time. */
+export function formatChangeTime(value: unknown) {
+  const at = new Date(text(value));
+  if (Number.isNaN(at.getTime())) return "";
+  return new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(at);
+}
+
+const at = (value: unknown) => {
+  const when = formatChangeTime(value);
+  return when ? ` for ${when}` : "";
+};
+const fromFile = (value: Value) => (text(field(value, "file")) ? ` from ${text(field(value, "file"))}` : "");
+const roleName = (value: unknown) => (text(value) ? text(value) : "reader");
+
+export const AUDIT_PHRASES: Record<string, Phrase> = {
+  // Articles (app/services/content/articles.server.ts, featured.server.ts, import.server.ts)
+  "article.created": () => "started {subject} as a draft",
+  "article.saved": () => "saved the draft of {subject}",
+  "article.published": () => "published {subject}",
+  "article.updated": () => "published changes to {subject}",
+  "article.scheduled": ({ after }) => `scheduled {subject}${at(field(after, "publishAt"))}`,
+  "article.published_on_schedule": () => "published {subject} as scheduled",
+  "article.unpublished": () => "unpublished {subject}",
+  "article.restored": () => "restored an earlier version of {subject}",
+  "article.featured": () => "featured {subject}",
+  "article.imported": () => "imported {subject}",
+  // Authors and images
+  "author.created": () => "added {subject}",
+  "author.updated": () => "updated the profile of {subject}",
+  "media.upload": () => "uploaded {subject}",
+  // Market alerts and newsletter sends (app/services/sending/)
+  "campaign.draft_created": () => "drafted {subject}",
+  "campaign.draft_saved": () => "edited the draft of {subject}",
+  "campaign.send_now": () => "started sending {subject}",
+  "campaign.scheduled": ({ after }) => `scheduled {subject}${at(field(after, "scheduledAt"))}`,
+  "campaign.pause": () => "paused {subject}",
+  "campaign.resume": () => "resumed {subject}",
+  "campaign.cancel": () => "cancelled {subject}",
+  "campaign.unschedule": () => "took {subject} off the schedule",
+  "campaign.test_sent": ({ after }) => `texted a test of {subject} to ${formatStoredPhone(field(after, "to"))}`,
+  "campaign.started": ({ after }) => `began sending {subject} to ${count(field(after, "planned"), "recipient", "recipients")}`,
+  "campaign.completed": () => "finished sending {subject}",
+  // Newsletter issues and the subscriber list
+  "newsletter.create": () => "drafted {subject}",
+  "newsletter.update": () => "edited {subject}",
+  "newsletter.schedule": ({ after }) => `scheduled {subject}${at(field(after, "at"))}`,
+  "newsletter.send_now": () => "started sending {subject}",
+  "newsletter.cancel": () => "cancelled {subject}",
+  "newsletter.test_send": ({ after }) => `sent a test of {subject} to ${text(after)}`,
+  "newsletter.import": ({ after }) => `imported ${count(field(after, "imported"), "subscriber", "subscribers")} into {subject}${fromFile(after)}`,
+  // The welcome text
+  "welcome_message.update": () => "changed {subject}",
+  "welcome_message.conflict": () => "tried to change {subject} after someone else had changed it (not saved)",
+  // Do-Not-Call list and reassigned numbers
+  "dnc.add": ({ after }) => `added ${formatStoredPhone(after)} to {subject}`,
+  "dnc.remove": ({ after }) => `removed ${formatStoredPhone(after)} from {subject}`,
+  "dnc.upload_add": ({ after }) => `added ${count(field(after, "changed"), "number", "numbers")} to {subject}${fromFile(after)}`,
+  "dnc.upload_remove": ({ after }) => `removed ${count(field(after, "changed"), "number", "numbers")} from {subject}${fromFile(after)}`,
+  "rnd.import": ({ after }) => `recorded ${count(field(after, "recorded"), "answer", "answers")} in {subject}${fromFile(after)}`,
+  // Accounts
+  "user.create_admin": () => "created the admin account {subject}",
+  "user.promote": () => "made {subject} an admin",
+  "user.role": ({ before, after }) => `changed the role of {subject} from ${roleName(field(before, "role"))} to ${roleName(field(after, "role"))}`,
+};
+
+/** Who made a change: a person's e-mail address, or the part of the site that acted on its own. */
+const ACTORS: Record<string, string> = {
+  system: "The site",
+  import: "The article import",
+  setup: "The setup page",
+};
+
+export function describeActor(actor: string | null) {
+  if (!actor) return "Someone";
+  if (ACTORS[actor]) return ACTORS[actor];
+  // Commands write their npm script's name (`admin:create`, `dnc:import`).
+  if (/^[a-z]+:[a-z-]+$/.test(actor)) return `The ${actor} command`;
+  return actor;
+}
+
+function parse(value: string | null): Value {
+  if (value === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : typeof parsed === "string" ? parsed : value;
+  } catch {
+    return value;
+  }
+}
+
+export type AuditEntry = { actor: string | null; action: string; before: string | null; after: string | null };
+
+/** A change as words around its subject: `${actor} ${lead}<subject>${tail}`. */
+export type DescribedChange = { actor: string; lead: string; subject: AuditSubject; tail: string };
+
+export function describeChange(entry: AuditEntry, subject: AuditSubject): DescribedChange {
+  const phrase = AUDIT_PHRASES[entry.action];
+  // An action without a phrasing still says what happened, in the words the code stored.
+  const words = phrase ? phrase({ before: parse(entry.before), after: parse(entry.after) }) : `${entry.action.replace(/[._]/g, " ")} on {subject}`;
+  const [lead = "", tail = ""] = words.split("{subject}");
+  return { actor: describeActor(entry.actor), lead, subject, tail };
+}
