@@ -34,6 +34,7 @@ import { applyPublicOrigin, originText, publicOrigin, siteOrigin } from "./publi
 import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/database-unavailable.server";
 import { REFUSALS } from "~/http/refusals";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts";
+import { bakedSiteUrlMismatch } from "./baked-site-url";
 
 export { prerenderViews, renderPage } from "./prerender-views";
 export { renderLivePages } from "./live-pages";
@@ -76,6 +77,13 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
+  const baked = bakedSiteUrlMismatch(buildDir, env.SITE_URL);
+  if (baked) {
+    logger.warn(
+      { bakedSiteUrl: baked, siteUrl: env.SITE_URL },
+      `the prerendered pages were built for ${baked}, this process serves ${env.SITE_URL}: run npm run build with the same SITE_URL (or PORT and HOST when SITE_URL is unset), or start with npm start, which rebuilds`,
+    );
+  }
   // The consent record keeps the opt-in document a form was served in, and rebuilds the page (decision 079).
   setServedPageSource({
     documentFor: (url, etag) => {

@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase } from "../support/test-db";
@@ -36,6 +38,33 @@ describe("server logs", () => {
     expect(lines[0]).toMatchObject({ level: 60 });
     const problems = lines[0]!.problems as string[];
     expect(problems.map((problem) => problem.split(":")[0]).sort()).toEqual(["PORT", "SITE_EMAIL", "SITE_URL"]);
+  });
+
+  it("without SITE_URL, the one-time setup link and every printed address name the port the server listens on", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "setup-link-"));
+    // SITE_URL empty is SITE_URL unset; on every interface the address is localhost.
+    const site = await startSite({ DATA_DIR: dataDir, SITE_URL: "", HOST: "0.0.0.0", LOG_LEVEL: "info" });
+    try {
+      const lines = jsonLines(site.output());
+      const setupUrl = String(lines.find((line) => typeof line.setupUrl === "string")?.setupUrl);
+      expect(setupUrl).toMatch(new RegExp(`^http://localhost:${site.port}/setup\\?token=[\\w-]{40,}$`));
+      expect(lines.find((line) => String(line.msg).startsWith("listening on"))?.msg).toBe(`listening on http://localhost:${site.port}`);
+      // Every address in the log is this server's (the build's own, named in the warning below, aside).
+      const addresses = site.output().match(/https?:\/\/[^\s"\\/]+/g) ?? [];
+      const built = lines.find((line) => typeof line.bakedSiteUrl === "string")?.bakedSiteUrl;
+      expect(addresses.filter((address) => address !== built && address !== `http://localhost:${site.port}`)).toEqual([]);
+      // The build was made for another address (npm test builds for the browser tests' proxy):
+      // `node server.mjs` says so instead of serving prerendered pages that point elsewhere quietly.
+      expect(built).toMatch(/^https?:\/\//);
+      expect(built).not.toBe(`http://localhost:${site.port}`);
+      // A newcomer who follows the link reaches the form.
+      const page = await fetch(setupUrl);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<form");
+    } finally {
+      await site.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   describe("a running server", () => {
