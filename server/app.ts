@@ -35,6 +35,7 @@ import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/data
 import { REFUSALS } from "~/http/refusals";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts";
 import { bakedSiteUrlMismatch } from "./baked-site-url";
+import { databaseStartFailure, listenFailure } from "./start-failure";
 
 export { prerenderViews, renderPage } from "./prerender-views";
 export { renderLivePages } from "./live-pages";
@@ -73,7 +74,9 @@ export type RunningServer = {
 export async function startServer(options: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const env = getEnv();
   setDatabaseRole("server");
-  await startRuntime();
+  await startRuntime().catch((error: unknown) => {
+    throw databaseStartFailure(error, env.DATABASE_URL) ?? error;
+  });
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
@@ -246,7 +249,21 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout: 30_000, headersTimeout: 20_000 }, onRequest);
   const port = options.port ?? env.PORT;
   const host = options.host ?? env.HOST;
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // A port in use (a second server), a low port or an address not of this machine: one fatal line
+  // that says what to change (server.mjs), after the database is closed again.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    for (const timer of pruneTimers) clearTimeout(timer);
+    await stopRuntime().catch(() => {});
+    throw listenFailure(error, port, host) ?? error;
+  });
+  // Past the start, a server error (none is known to happen) is logged, never an unhandled event.
+  server.on("error", (error) => logger.error({ err: error }, "the HTTP server reported an error"));
   const address = server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
   logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
