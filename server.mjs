@@ -1,22 +1,46 @@
 // Production entry: `node server.mjs` after `npm run build` (npm start does both when needed).
-import pino from "pino";
+import { fileURLToPath } from "node:url";
+
+// Without the dependencies (a fresh clone) even the logger is missing: the one line by hand.
+const pino = await import("pino").then(
+  (module) => module.default,
+  () => {
+    process.stdout.write(`${JSON.stringify({ level: 60, time: new Date().toISOString(), msg: "the dependencies are not installed: run npm install (or npm ci) first" })}\n`);
+    process.exit(1);
+  },
+);
 
 // A reader that went away (a closed pipe) must not turn each log line into an error that keeps the
 // process from stopping: lines are dropped, the process goes on and stops when told.
 for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+
+/** The running server, once started (its logger is the one every later line goes through). */
+let server;
+
+// Every line this process writes is JSON, from the first to the last. Until the server's own logger
+// exists (its level is a setting), lines go through a plain pino logger like this one.
+const plainLog = () => pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+// Node's warnings (a deprecation in a dependency, say) would be printed as plain text on stderr by
+// Node's own listener: replaced by a JSON line.
+process.removeAllListeners("warning");
+process.on("warning", (warning) => (server?.log ?? plainLog()).warn({ warning: { name: warning.name, code: warning.code, message: warning.message } }, "Node.js warning"));
+// A fault nothing caught ends the process as Node would (exit code 1), but as one JSON line.
+process.on("uncaughtException", (error) => {
+  (server?.log ?? plainLog()).fatal({ err: error }, "uncaught exception; the process stops");
+  process.exit(1);
+});
 
 // The documented promise: a stop takes at most 10 s. Past that, whatever step still runs is named
 // and the process exits non-zero; this timer is not unref'd, so it fires even if a step hangs.
 // The handlers are in place before the start: a stop asked for while the server is starting (a
 // slow first connection to the database, say) waits for the start, then stops like any other.
 const STOP_DEADLINE_MS = 10_000;
-let server;
 let stopping = false;
 const stop = async (signal) => {
   if (stopping) return;
   stopping = true;
   setTimeout(() => {
-    const log = server?.log ?? pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+    const log = server?.log ?? plainLog();
     log.fatal({ signal, stillRunning: server?.stopping() ?? ["starting"] }, `the stop took longer than ${STOP_DEADLINE_MS / 1000} s; exiting anyway`);
     process.exit(1);
   }, STOP_DEADLINE_MS);
@@ -26,14 +50,18 @@ const stop = async (signal) => {
 };
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void stop(signal));
 
+const BUILD_ENTRY = new URL("./build/server/index.js", import.meta.url);
 try {
-  const { startServer } = await import("./build/server/index.js");
+  const { startServer } = await import(BUILD_ENTRY.href);
   server = await startServer();
 } catch (error) {
-  // The server's own logger may not exist yet (its level is a setting): a plain pino line.
-  // A bad setting is the operator's to fix: the list, without a stack trace.
-  const log = pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+  // What the operator must change (a bad setting, a port in use, a database that cannot be
+  // opened, no build): what to do, without a stack trace. Anything else is ours: with the stack.
+  const log = plainLog();
   if (error?.name === "EnvError") log.fatal({ problems: error.problems }, error.message);
+  else if (error?.name === "StartError") log.fatal(error.details, error.message);
+  else if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes(fileURLToPath(BUILD_ENTRY)))
+    log.fatal({ missing: "build/server/index.js" }, "there is no build to serve: run npm run build first, or start with npm start, which builds when needed");
   else log.fatal({ err: error }, "the server could not start");
   log.flush?.();
   process.exit(1);

@@ -11,8 +11,20 @@ export function loadDotEnv() {
   if (existsSync(".env")) process.loadEnvFile(".env");
 }
 
+/**
+ * The SITE_URL a build bakes in: the setting, or, when it is unset, the address the server will
+ * listen on (the same rule as defaultSiteUrl in app/http/env.server.ts; a test holds them equal).
+ */
+export function bakedSiteUrl(env = process.env) {
+  if (env.SITE_URL) return env.SITE_URL.replace(/\/+$/, "");
+  const host = env.HOST || "0.0.0.0";
+  const name = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${env.PORT || "3000"}`;
+}
+
 export function settingsFingerprint(env = process.env) {
   const baked = Object.fromEntries(BAKED_SETTINGS.map((name) => [name, env[name] ?? ""]));
+  baked.SITE_URL = bakedSiteUrl(env);
   // The footer's copyright year is part of every prerendered page.
   baked.YEAR = String(new Date().getFullYear());
   return createHash("sha256").update(JSON.stringify(baked)).digest("hex").slice(0, 16);

@@ -2,7 +2,7 @@
 // sends, then a note of what the build baked in (npm start compares it).
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { BUILD_INFO_FILE, loadDotEnv, settingsFingerprint } from "./build-info.mjs";
+import { BUILD_INFO_FILE, bakedSiteUrl, loadDotEnv, settingsFingerprint } from "./build-info.mjs";
 import { compressDirectory } from "./compress.mjs";
 import { renderSocialImages } from "./social-images.mjs";
 
@@ -28,4 +28,5 @@ const viewFiles = compressDirectory("build/views");
 const files = client.files + viewFiles.files;
 const seconds = client.seconds + viewFiles.seconds;
 console.log(`compressed ${files} files (brotli + gzip) in ${seconds.toFixed(1)} s`);
-writeFileSync(BUILD_INFO_FILE, JSON.stringify({ builtAt: startedAt, settings: settingsFingerprint() }, null, 2));
+// The address baked in is kept in the open too: the server compares it with its own at start.
+writeFileSync(BUILD_INFO_FILE, JSON.stringify({ builtAt: startedAt, settings: settingsFingerprint(), siteUrl: bakedSiteUrl() }, null, 2));

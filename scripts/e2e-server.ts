@@ -24,7 +24,6 @@ import { ensureHostResolves } from "../tests/support/proxy/host-name";
 import { startProxy } from "../tests/support/proxy/start-proxy";
 import { startSmtpCapture } from "../tests/support/smtp-capture";
 import { startTwilioStandIn } from "../tests/support/twilio-stand-in";
-// @ts-expect-error plain ESM script without types
 import { staleReason } from "./build-info.mjs";
 
 const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

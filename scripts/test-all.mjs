@@ -8,6 +8,11 @@ if (!existsSync(chromium)) {
   console.error(`Browser tests need Chromium at ${chromium} (Debian package "chromium"); set CHROMIUM_PATH to use another.`);
   process.exit(1);
 }
+// The Nu Html Checker (vnu-jar) runs on the machine's Java: its own download is denied (decision 095).
+if (spawnSync("java", ["-version"], { stdio: "ignore" }).status !== 0) {
+  console.error('The HTML validity tests need Java 11 or newer as "java" on the PATH (Debian package "default-jre-headless").');
+  process.exit(1);
+}
 
 // The browser tests run against a build made for their public address behind the TLS proxy
 // (tests/support/e2e-env.ts), so the build step bakes the same public settings in and the test

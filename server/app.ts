@@ -34,6 +34,8 @@ import { applyPublicOrigin, originText, publicOrigin, siteOrigin } from "./publi
 import { databaseUnavailableResponse, databaseWasUnavailable } from "~/http/database-unavailable.server";
 import { REFUSALS } from "~/http/refusals";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts";
+import { bakedSiteUrlMismatch } from "./baked-site-url";
+import { databaseStartFailure, listenFailure } from "./start-failure";
 
 export { prerenderViews, renderPage } from "./prerender-views";
 export { renderLivePages } from "./live-pages";
@@ -72,10 +74,19 @@ export type RunningServer = {
 export async function startServer(options: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const env = getEnv();
   setDatabaseRole("server");
-  await startRuntime();
+  await startRuntime().catch((error: unknown) => {
+    throw databaseStartFailure(error, env.DATABASE_URL) ?? error;
+  });
   const production = env.NODE_ENV === "production";
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pages = loadMemoryPages(buildDir, env.MAIN_DOMAINS);
+  const baked = bakedSiteUrlMismatch(buildDir, env.SITE_URL);
+  if (baked) {
+    logger.warn(
+      { bakedSiteUrl: baked, siteUrl: env.SITE_URL },
+      `the prerendered pages were built for ${baked}, this process serves ${env.SITE_URL}: run npm run build with the same SITE_URL (or PORT and HOST when SITE_URL is unset), or start with npm start, which rebuilds`,
+    );
+  }
   // The consent record keeps the document of the page a form was served in, and rebuilds the page (decisions 079, 127).
   setServedPageSource({
     documentFor: (url, etag) => {
@@ -238,7 +249,21 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout: 30_000, headersTimeout: 20_000 }, onRequest);
   const port = options.port ?? env.PORT;
   const host = options.host ?? env.HOST;
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // A port in use (a second server), a low port or an address not of this machine: one fatal line
+  // that says what to change (server.mjs), after the database is closed again.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    for (const timer of pruneTimers) clearTimeout(timer);
+    await stopRuntime().catch(() => {});
+    throw listenFailure(error, port, host) ?? error;
+  });
+  // Past the start, a server error (none is known to happen) is logged, never an unhandled event.
+  server.on("error", (error) => logger.error({ err: error }, "the HTTP server reported an error"));
   const address = server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
   logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);

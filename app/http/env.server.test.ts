@@ -1,11 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { consentSigner } from "~/services/consent/signing.server";
+import { bakedSiteUrl } from "../../scripts/build-info.mjs";
 import { EnvError, parseEnv } from "./env.server";
 
 describe("parseEnv", () => {
   it("works with nothing set", () => {
     const env = parseEnv({});
     expect(env).toMatchObject({ PORT: 3000, SITE_URL: "http://localhost:3000", MAIN_DOMAINS: ["localhost"] });
+  });
+
+  it("without SITE_URL, the site's address follows PORT, and HOST where it is not every interface", () => {
+    expect(parseEnv({ PORT: "3990" }).SITE_URL).toBe("http://localhost:3990");
+    expect(parseEnv({ PORT: "3990", HOST: "0.0.0.0" }).SITE_URL).toBe("http://localhost:3990");
+    expect(parseEnv({ PORT: "3990", HOST: "::" }).SITE_URL).toBe("http://localhost:3990");
+    expect(parseEnv({ PORT: "4100", HOST: "127.0.0.1" }).SITE_URL).toBe("http://127.0.0.1:4100");
+    expect(parseEnv({ HOST: "::1" }).SITE_URL).toBe("http://[::1]:3000");
+    expect(parseEnv({ PORT: "3990", SITE_URL: "https://news.example.com/" }).SITE_URL).toBe("https://news.example.com");
+  });
+
+  it("the build bakes in the same address the server derives (scripts/build-info.mjs)", () => {
+    const cases: Record<string, string>[] = [{}, { PORT: "3990" }, { PORT: "4100", HOST: "127.0.0.1" }, { HOST: "::" }, { HOST: "::1", PORT: "8080" }, { SITE_URL: "https://example.com/" }, { SITE_URL: "", PORT: "" }];
+    for (const source of cases) expect(bakedSiteUrl(source), JSON.stringify(source)).toBe(parseEnv(source).SITE_URL);
   });
 
   it("treats empty values as unset and trims the site URL", () => {

@@ -55,10 +55,11 @@ export const EnvSchema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SITE_NAME: z.string().trim().min(2).max(60).default("Patriot Investor"),
+  /** Unset: the address the server listens on (defaultSiteUrl), so every link it prints or bakes in reaches it. */
   SITE_URL: z
     .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL, e.g. https://example.com" })
-    .default("http://localhost:3000")
-    .transform((value) => value.replace(/\/+$/, "")),
+    .transform((value) => value.replace(/\/+$/, ""))
+    .optional(),
   MAIN_DOMAINS: HostListSchema.default(["localhost"]),
   SITE_EMAIL: z.email().default("info@patriotinvestor.example"),
   SITE_PHONE: z
@@ -155,7 +156,18 @@ export const EnvSchema = z.object({
   if (twilio === 2 && !env.TWILIO_FROM && !env.TWILIO_MESSAGING_SERVICE_SID) {
     ctx.addIssue({ code: "custom", path: ["TWILIO_FROM"], message: "set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID to send through Twilio" });
   }
-});
+}).transform((env) => ({ ...env, SITE_URL: env.SITE_URL ?? defaultSiteUrl(env.PORT, env.HOST) }));
+
+/**
+ * SITE_URL when it is not set: http on the port the server listens on, at the interface it
+ * listens on, or localhost when that is every interface (0.0.0.0, ::). `PORT=3990 npm start`
+ * then prints and bakes in http://localhost:3990 (the build fingerprint in
+ * scripts/build-info.mjs applies the same rule).
+ */
+export function defaultSiteUrl(port: number, host: string): string {
+  const name = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 export type Env = z.infer<typeof EnvSchema>;
 
