@@ -15,7 +15,7 @@ const HOST = "news.example.test";
 const ADMIN = { email: "tls-scan@patriotinvestor.example", password: "Yorktown-1781-Surrender" };
 
 /**
- * The checks run (decision 092), about 40 s together on this machine: protocols (-p), cipher
+ * The checks run (decision 092), 32-36 s together on this machine: protocols (-p), cipher
  * categories (-s), forward secrecy (-f), the server's cipher order per protocol (-P), server
  * defaults: tickets, resumption, stapling, the certificate (-S), HTTP headers: HSTS (-h), and every
  * vulnerability check (-U, BREACH included). Left out: each cipher one by one (-e/-E, what -P
