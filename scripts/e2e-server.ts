@@ -65,6 +65,9 @@ const appEnv: NodeJS.ProcessEnv = {
   ...process.env,
   NODE_ENV: "production",
   DATABASE_URL: databaseUrl,
+  // Both processes share this run's witness of the consent chain, as processes on one machine share DATA_DIR;
+  // a run's database is new, so its witness must be too (decision 081).
+  CONSENT_WITNESS_FILE: path.join(dir, "consent-witness.jsonl"),
   AUTH_SECRET: "e2e-auth-secret-shared-by-both-processes-0123456789",
   SITE_URL: E2E_BASE_URL,
   MAIN_DOMAINS: E2E_HOST,

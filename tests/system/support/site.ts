@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { E2E_BASE_URL } from "../../support/e2e-env";
 
@@ -36,6 +38,16 @@ export type SiteProcess = {
 };
 
 /**
+ * The consent chain's witness file of a site on PostgreSQL (decision 081): shared by the processes
+ * of one database, as processes on one machine share DATA_DIR, and new with each test's database,
+ * so no other test's heads are in it. With DATA_DIR the default under it is already the site's own.
+ */
+function witnessOf(env: Record<string, string>): Record<string, string> {
+  if (env.CONSENT_WITNESS_FILE || !env.DATABASE_URL) return {};
+  return { CONSENT_WITNESS_FILE: path.join(tmpdir(), `consent-witness-${createHash("sha256").update(env.DATABASE_URL).digest("hex").slice(0, 16)}.jsonl`) };
+}
+
+/**
  * One production server process (`node server.mjs`, the same entry operators run) on its own
  * port, ready when /readyz answers 200. The environment is the production one; `env` adds the
  * database (DATABASE_URL or DATA_DIR) and providers.
@@ -61,6 +73,7 @@ export async function startSite(
       TRUST_PROXY: "1",
       LOG_LEVEL: "warn",
       AUTH_SECRET: TEST_AUTH_SECRET,
+      ...witnessOf(env),
       ...env,
     },
   });
