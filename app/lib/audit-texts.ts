@@ -87,6 +87,8 @@ export const AUDIT_PHRASES: Record<string, Phrase> = {
   "dnc.remove": ({ after }) => `removed ${formatStoredPhone(after)} from {subject}`,
   "dnc.upload_add": ({ after }) => `added ${count(field(after, "changed"), "number", "numbers")} to {subject}${fromFile(after)}`,
   "dnc.upload_remove": ({ after }) => `removed ${count(field(after, "changed"), "number", "numbers")} from {subject}${fromFile(after)}`,
+  // Consent evidence (app/services/consent/chain.server.ts, decision 081)
+  "consent.chain_break_acknowledged": ({ after }) => `acknowledged a break in {subject}${text(field(after, "reason")) ? ` (“${text(field(after, "reason"))}”)` : ""}`,
   "rnd.import": ({ after }) => `recorded ${count(field(after, "recorded"), "answer", "answers")} in {subject}${fromFile(after)}`,
   // Accounts
   "user.create_admin": () => "created the admin account {subject}",

@@ -109,6 +109,8 @@ export async function loadRecentChanges(db: Db, limit = 10): Promise<RecentChang
         return { noun: "the reassigned-numbers answers", href: "/admin/rnd" };
       case "subscribers":
         return { noun: "the newsletter list", href: "/admin/subscribers" };
+      case "consent_chain":
+        return { noun: "the consent record's chain", href: "/admin/consent" };
       default:
         return { noun: entry.entity };
     }
