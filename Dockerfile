@@ -25,4 +25,5 @@ COPY --from=build /app/package.json /app/server.mjs ./
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# server.mjs runs the server with a 256 MB heap limit unless NODE_OPTIONS sets one (decision 137).
 CMD ["node", "server.mjs"]

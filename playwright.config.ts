@@ -15,7 +15,10 @@ export default defineConfig({
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  timeout: 30_000,
+  // The longest journeys (the staff home, a reader's account) take 20-30 s on a quiet machine and
+  // up to twice that while both workers, two app processes, nginx and PostgreSQL share two cores;
+  // the few that set their own limit (an alert's whole send, the editorial tools) get twice this.
+  timeout: 60_000,
   // Two workers, the app, PGlite and Chromium share two cores: give assertions room under load.
   expect: { timeout: 10_000 },
   use: {
@@ -73,6 +76,8 @@ export default defineConfig({
       SMS_MPS: "50",
       ALERT_CONFIRM_ABOVE: "2",
       SEND_TEST_QUIET_HOURS_OFFSET_MINUTES: String(minutesToSendingHours()),
+      // The dashboard's journeys read counts a moment after the visits (tests/e2e/analytics.spec.ts).
+      ANALYTICS_FLUSH_SECONDS: "1",
     },
   },
 });

@@ -1,5 +1,55 @@
 // Production entry: `node server.mjs` after `npm run build` (npm start does both when needed).
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+
+/**
+ * V8's heap limit when the operator gives none (decision 137). Without one, V8 sizes the heap from
+ * the machine's memory (4 GB on a 24 GB machine) and lets the garbage of rendering pages pile up
+ * to hundreds of megabytes before it collects. V8 reads the limit only when a process starts, so
+ * a start without one runs this file again with it, as a child this process waits for and passes
+ * its signals to. A limit given in NODE_OPTIONS or on the command line wins.
+ */
+const DEFAULT_HEAP_MB = 256;
+const PARENT_VARIABLE = "SERVER_HEAP_PARENT_PID";
+const FORWARDED_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"];
+
+function runWithHeapLimit(megabytes) {
+  const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${megabytes}`, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+    env: { ...process.env, [PARENT_VARIABLE]: String(process.pid) },
+  });
+  const forward = (signal) => child.kill(signal);
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  return new Promise((resolve) => {
+    child.once("error", (error) => {
+      process.stdout.write(`${JSON.stringify({ level: 60, time: new Date().toISOString(), err: { message: error.message, code: error.code }, msg: "the server process could not be started" })}\n`);
+      resolve(1);
+    });
+    child.once("exit", (code, signal) => {
+      // Ended by a signal (the kernel's out-of-memory killer, say): this process ends the same way.
+      if (signal) {
+        for (const name of FORWARDED_SIGNALS) process.off(name, forward);
+        process.kill(process.pid, signal);
+      }
+      resolve(code ?? 1);
+    });
+  });
+}
+
+const nodeFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+const heapLimitGiven = nodeFlags.some((flag) => /^--max[-_](old[-_]space|heap)[-_]size\b/.test(flag));
+// A debugger's port cannot be opened by two processes: under the inspector V8's own limit stays.
+const inspected = nodeFlags.some((flag) => flag.startsWith("--inspect"));
+if (!heapLimitGiven && !inspected) process.exit(await runWithHeapLimit(DEFAULT_HEAP_MB));
+
+if (process.env[PARENT_VARIABLE] && process.channel) {
+  delete process.env[PARENT_VARIABLE];
+  process.channel.unref();
+  // The parent goes first only when it is killed outright (kill -9): the server goes with it, as
+  // if it had been killed itself, so the address and the data folder are never held by a process
+  // nobody started.
+  process.on("disconnect", () => process.kill(process.pid, "SIGKILL"));
+}
 
 // Without the dependencies (a fresh clone) even the logger is missing: the one line by hand.
 const pino = await import("pino").then(

@@ -4,6 +4,7 @@
 import { createOrPromoteAdmin } from "~/auth/admin-account.server";
 import { getAuth } from "~/auth/instance.server";
 import { closeDatabase, getDb, setDatabaseRole } from "~/db/database.server";
+import { commandActor } from "./command-actor";
 
 const [email, password] = process.argv.slice(2);
 if (!email || !email.includes("@")) {
@@ -15,7 +16,7 @@ const db = await getDb().catch((error: Error) => {
   console.error(error.message);
   process.exit(1);
 });
-const result = await createOrPromoteAdmin(db, await getAuth(), { email, password, actor: "admin:create" }).catch((error: Error) => {
+const result = await createOrPromoteAdmin(db, await getAuth(), { email, password, actor: commandActor("admin:create") }).catch((error: Error) => {
   console.error(`Could not create the account: ${error.message}`);
   process.exit(1);
 });

@@ -1,10 +1,10 @@
-// npm run db:export -- <file> [--from postgres://…] [--data-dir <dir>]
+// npm run db:export -- <file> [--from postgres://…] [--data-dir <DATA_DIR>]
 // Writes every table of the app's database to one file (gzip'ed when the name ends in .gz): a
 // logical backup of either database kind, and the way from the embedded database to PostgreSQL.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describeUrl, exportDatabase, formatCounts } from "~/db/transfer.server";
-import { envOrExit, openOrExit, parseTransferArgs, runTransfer } from "./transfer-cli";
+import { embeddedDirOrExit, envOrExit, openOrExit, parseTransferArgs, runTransfer } from "./transfer-cli";
 
 const args = parseTransferArgs("db:export", "from");
 const { file } = args;
@@ -15,16 +15,16 @@ if (!existsSync(path.dirname(path.resolve(file)))) {
 
 const env = envOrExit();
 const url = args.url ?? (args.dataDir ? undefined : env.DATABASE_URL);
-const dataDir = args.dataDir ?? (env.DATA_DIR === "memory" ? "memory" : path.join(env.DATA_DIR, "pglite"));
-if (!url && dataDir === "memory") {
+const dataDir = url ? undefined : embeddedDirOrExit(args.dataDir ?? env.DATA_DIR);
+if (dataDir === "memory") {
   console.error("DATA_DIR=memory is a throw-away database; there is nothing to export.");
   process.exit(1);
 }
-if (!url && !existsSync(dataDir)) {
-  console.error(`There is no embedded database in ${dataDir} (set DATA_DIR, or pass --data-dir or --from).`);
+if (dataDir && !existsSync(dataDir)) {
+  console.error(`There is no embedded database in ${args.dataDir ?? env.DATA_DIR} (${dataDir} does not exist): give the DATA_DIR the server runs with (--data-dir or DATA_DIR), or --from.`);
   process.exit(1);
 }
-const where = url ? describeUrl(url) : dataDir;
+const where = url ? describeUrl(url) : dataDir!;
 console.error(`Exporting ${url ? `PostgreSQL at ${where}` : `the embedded database in ${where}`} to ${file}`);
 
 const database = await openOrExit({ url, dataDir, siteName: env.SITE_NAME }, where);

@@ -6,6 +6,7 @@ import { getEnv } from "~/http/env.server";
 import { closeDatabase, getDatabase, setDatabaseRole } from "~/db/database.server";
 import { DNC_MAX_AGE_DAYS, dncDataAgeDays } from "~/services/dnc/dnc.server";
 import { DNC_SHARED_SESSION_CHUNK_SIZE, importDncFile } from "~/services/dnc/import.server";
+import { commandActor } from "./command-actor";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -41,6 +42,7 @@ const averageLineBytes = 12;
 const result = await importDncFile(database.db, file, {
   mode: values.remove ? "remove" : "add",
   dataDate,
+  actor: commandActor("dnc:import"),
   chunkSize: database.viaServer ? DNC_SHARED_SESSION_CHUNK_SIZE : undefined,
   onProgress: ({ lines, changed, badLines, elapsedMs }) => {
     const rate = Math.round(lines / Math.max(0.001, elapsedMs / 1000));

@@ -1,6 +1,6 @@
-// npm test: everything, in the order that fails fastest: types, lint, unit and service tests,
+// npm test: everything, in the order that fails fastest: types and lint, unit and service tests,
 // then the browser tests and the system tests against the production build.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -20,23 +20,48 @@ if (spawnSync("java", ["-version"], { stdio: "ignore" }).status !== 0) {
 const e2ePort = process.env.E2E_PORT ?? "4173";
 const e2eBuildEnv = { ...process.env, SITE_URL: `https://news.example.test:${e2ePort}` };
 
-const steps = [
-  ["typecheck", "npm", ["run", "typecheck"]],
-  ["lint", "npm", ["run", "lint"]],
-  ["unit and service tests", "npx", ["vitest", "run"]],
-  ["production build", "npm", ["run", "build"], e2eBuildEnv],
-  ["browser tests", "npx", ["playwright", "test"]],
+/** One command; its output streams through, or is kept and printed whole when it runs beside another. */
+function run([name, command, args, env = process.env], { buffered = false } = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, { stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit", env });
+    const chunks = [];
+    if (buffered) {
+      child.stdout.on("data", (chunk) => chunks.push(chunk));
+      child.stderr.on("data", (chunk) => chunks.push(chunk));
+    }
+    child.on("close", (code, signal) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      if (buffered) console.log(`\n=== ${name} ===\n${Buffer.concat(chunks).toString()}`);
+      if (code === 0) console.log(`=== ${name}: ok in ${seconds} s ===`);
+      else console.error(`\n${name} failed (exit ${code ?? signal}).`);
+      resolve(code === 0 ? 0 : (code ?? 1));
+    });
+  });
+}
+
+// Each stage is a list of steps that run at the same time; the first one's output streams, the
+// others' is printed when they end. The type check and the linter each keep one core busy, so side
+// by side they take the time of the longer one. The unit and service tests mostly wait on
+// PostgreSQL and timers, which leaves room for the build (no unit test reads the build).
+const stages = [
+  [
+    ["typecheck", "npm", ["run", "typecheck"]],
+    ["lint", "npm", ["run", "lint"]],
+  ],
+  [
+    ["unit and service tests", "npx", ["vitest", "run"]],
+    ["production build", "npm", ["run", "build"], e2eBuildEnv],
+  ],
+  [["browser tests", "npx", ["playwright", "test"]]],
   // Server processes from the same build, killed, cut off from PostgreSQL and fuzzed.
-  ["system tests", "npm", ["run", "test:system"]],
+  [["system tests", "npm", ["run", "test:system"]]],
 ];
 
-for (const [name, command, args, env = process.env] of steps) {
-  console.log(`\n=== ${name} ===`);
-  const started = Date.now();
-  const result = spawnSync(command, args, { stdio: "inherit", env });
-  if (result.status !== 0) {
-    console.error(`\n${name} failed (exit ${result.status ?? result.signal}).`);
-    process.exit(result.status ?? 1);
-  }
-  console.log(`=== ${name}: ok in ${((Date.now() - started) / 1000).toFixed(0)} s ===`);
+const suiteStarted = Date.now();
+for (const steps of stages) {
+  const codes = await Promise.all(steps.map((step, index) => run(step, { buffered: index > 0 })));
+  const failed = codes.find((code) => code !== 0);
+  if (failed !== undefined) process.exit(failed);
 }
+console.log(`\n=== the whole suite: ok in ${((Date.now() - suiteStarted) / 1000).toFixed(0)} s ===`);

@@ -2,12 +2,16 @@
 // database, and running the transfer with a progress line and a clear error (no stack trace).
 import { parseArgs } from "node:util";
 import { openDatabase, type DatabaseHandle, type OpenOptions } from "~/db/client.server";
+import { embeddedDatabaseDir, NotADataDirError } from "~/db/data-dir.server";
 import { describeTransferError, progressPrinter, type TransferProgress } from "~/db/transfer.server";
 import { getEnv, type Env } from "~/http/env.server";
 
-/** `<file> [--<urlFlag> postgres://…] [--data-dir <dir>]`; wrong usage exits with 2. */
+/**
+ * `<file> [--<urlFlag> postgres://…] [--data-dir <DATA_DIR>]`; wrong usage exits with 2. The data
+ * folder is the DATA_DIR the server runs with, not the database folder inside it.
+ */
 export function parseTransferArgs(command: string, urlFlag: "from" | "to") {
-  const usage = `usage: npm run ${command} -- <file> [--${urlFlag} postgres://…] [--data-dir <dir>]`;
+  const usage = `usage: npm run ${command} -- <file> [--${urlFlag} postgres://…] [--data-dir <DATA_DIR>]`;
   let parsed;
   try {
     parsed = parseArgs({
@@ -31,6 +35,20 @@ export function parseTransferArgs(command: string, urlFlag: "from" | "to") {
     process.exit(2);
   }
   return { file, url, dataDir };
+}
+
+/**
+ * The embedded database of a DATA_DIR, found as the server finds it (embeddedDatabaseDir), or
+ * exit 2 with the folder to give instead.
+ */
+export function embeddedDirOrExit(dataDir: string): string {
+  try {
+    return embeddedDatabaseDir(dataDir);
+  } catch (error) {
+    if (!(error instanceof NotADataDirError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
 }
 
 export function envOrExit(): Env {

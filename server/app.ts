@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { getHeapStatistics } from "node:v8";
 import { createRequestListener } from "@remix-run/node-fetch-server";
 import { createRequestHandler } from "react-router";
 import { getEnv } from "~/http/env.server";
@@ -36,6 +37,8 @@ import { REFUSALS } from "~/http/refusals";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts";
 import { bakedSiteUrlMismatch } from "./baked-site-url";
 import { databaseStartFailure, listenFailure } from "./start-failure";
+import { createViewCounter } from "./analytics";
+import { processRecorder } from "~/services/analytics/process.server";
 
 export { prerenderViews, renderPage } from "./prerender-views";
 export { renderLivePages } from "./live-pages";
@@ -111,7 +114,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
     },
   );
   // The article and author pages: rendered on first request, kept in memory within PAGE_CACHE_MB
-  // and on disk under DATA_DIR/pages (decision 075). A file's name folds in the build's version
+  // (compressed only, decision 137) and on disk under DATA_DIR/pages (decision 075). A file's name folds in the build's version
   // and the host the pages are rendered for, so a new build never serves an old copy.
   const buildVersion = (await import("virtual:react-router/server-build")).assets.version;
   pages.store = createPageStore({
@@ -167,6 +170,8 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const site = siteOrigin(env.SITE_URL);
 
   const formServed = formServedCookiesFromEnv(env);
+  // Page views, counted in memory where each page is answered (decision 141).
+  const countView = createViewCounter(processRecorder(), env.TRUST_PROXY);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // One answer to "which URL did the visitor ask for" (decision 058), written into the headers
@@ -181,8 +186,13 @@ export async function startServer(options: { port?: number; host?: string } = {}
     // Prerendered pages and files first, with no per-request work beyond choosing the bytes.
     const fromMemory = answerFromMemory(req, pages);
     if (fromMemory) {
-      if ("file" in fromMemory) sendFile(req, res, fromMemory.file, securityHeaders);
-      else sendPrefilled(req, res, fromMemory.template, fromMemory.prefill, securityHeaders);
+      if ("file" in fromMemory) {
+        const status = sendFile(req, res, fromMemory.file, securityHeaders);
+        countView?.(req, status, fromMemory.file.contentType);
+      } else {
+        sendPrefilled(req, res, fromMemory.template, fromMemory.prefill, securityHeaders);
+        countView?.(req, 200, fromMemory.template.file.contentType);
+      }
       return;
     }
     // An article or author page not kept yet: from disk or rendered now, kept, then sent like the
@@ -192,7 +202,12 @@ export async function startServer(options: { port?: number; host?: string } = {}
       const snapshot = currentSnapshot();
       pages
         .store!.get(toRender, snapshot, currentSnapshot)
-        .then((file) => (file ? sendFile(req, res, file, securityHeaders) : routeRequest(req, res, origin)))
+        .then((file) => {
+          if (!file) return routeRequest(req, res, origin);
+          // Sent first, then counted: an optional call would skip its arguments, the send with them.
+          const status = sendFile(req, res, file, securityHeaders);
+          countView?.(req, status, file.contentType);
+        })
         .catch((error: unknown) => {
           logger.error({ err: error, path: req.url }, "could not render a page on its first request; the router answers it");
           if (!res.headersSent) routeRequest(req, res, origin);
@@ -227,6 +242,7 @@ export async function startServer(options: { port?: number; host?: string } = {}
     res.setHeader("X-Request-Id", requestId);
     const started = performance.now();
     res.on("finish", () => {
+      countView?.(req, res.statusCode, String(res.getHeader("content-type") ?? ""));
       logger.info(
         { requestId, method: req.method, path: req.url, status: res.statusCode, ms: Math.round(performance.now() - started) },
         "request",
@@ -266,7 +282,10 @@ export async function startServer(options: { port?: number; host?: string } = {}
   server.on("error", (error) => logger.error({ err: error }, "the HTTP server reported an error"));
   const address = server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
-  logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
+  // The memory bounds in effect (decision 137): V8's heap limit (server.mjs sets one when none is
+  // given) and the byte budget of the kept pages; the process id is the server's own.
+  const memory = { pid: process.pid, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20), pageCacheMb: env.PAGE_CACHE_MB };
+  logger.info({ port: boundPort, host, staticFiles: pages.files.size, views: pages.views.size, ...memory }, `listening on http://${host === "0.0.0.0" ? "localhost" : host}:${boundPort}`);
   const renderStarted = performance.now();
   let contentReady = false;
   void livePages.refresh().then(() => {

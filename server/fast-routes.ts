@@ -1,16 +1,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyError, FORM_BODY_LIMIT, parseJson } from "~/http/body.server";
 import { OPT_IN_NOT_ALLOWED, phoneOptInApi } from "~/http/opt-in.server";
-import { evidenceFromHeaders } from "~/http/request.server";
+import { evidenceFromHeaders, globalPrivacyControl } from "~/http/request.server";
 import { logger } from "~/http/logger.server";
 import { GENERIC_SUBSCRIPTION_ERROR } from "~/lib/notices";
 import { DATABASE_RETRY_AFTER_SECONDS, REFUSALS } from "~/http/refusals";
 import { noteIfDatabaseUnavailable } from "~/http/database-unavailable.server";
 import { answerShortLink, SHORT_LINK_NOT_FOUND_HTML } from "~/http/short-link.server";
+import { copyIdFromQuery } from "~/lib/short-links";
 import { createRequestListener } from "@remix-run/node-fetch-server";
 import { getDb } from "~/db/database.server";
 import { answerMediaFile } from "~/http/media-files.server";
 import { mediaUploadJson } from "~/http/media-upload-request.server";
+import { answerOfferRedirect, OFFER_PATH, type OfferRedirectOptions } from "~/http/offer-redirect.server";
+import { getEnv } from "~/http/env.server";
+import { processVisitLookup } from "~/services/analytics/process.server";
+import { createSiteClock } from "~/services/analytics/site-clock";
+import { recordOfferClick, type OfferClick } from "~/services/analytics/offer-clicks.server";
 
 /**
  * Endpoints answered without the router: the JSON opt-in is the busiest POST (ad traffic), and
@@ -21,8 +27,9 @@ import { mediaUploadJson } from "~/http/media-upload-request.server";
  */
 export function handleFastRoute(req: IncomingMessage, res: ServerResponse): boolean {
   const path = (req.url ?? "").split("?")[0]!;
-  if (path.startsWith("/l/")) return shortLink(req, res, path.slice(3));
+  if (path.startsWith("/l/")) return shortLink(req, res, path.slice(3), (req.url ?? "").slice(path.length + 1));
   if (path.startsWith("/media/")) return mediaFile(req, res, path);
+  if (path === OFFER_PATH) return offerRedirect(req, res);
   if (path === "/admin/media" && req.method === "POST" && /application\/json/i.test(String(req.headers.accept ?? ""))) {
     void mediaUploadListener(req, res);
     return true;
@@ -40,9 +47,16 @@ export function handleFastRoute(req: IncomingMessage, res: ServerResponse): bool
 }
 
 /** Campaign short links: one indexed read and a redirect, without the router. */
-function shortLink(req: IncomingMessage, res: ServerResponse, code: string) {
-  const userAgent = req.headers["user-agent"];
-  answerShortLink({ method: req.method ?? "GET", code, ip: String(req.headers["x-forwarded-for"] ?? ""), userAgent })
+function shortLink(req: IncomingMessage, res: ServerResponse, code: string, query: string) {
+  answerShortLink({
+    method: req.method ?? "GET",
+    code,
+    ip: String(req.headers["x-forwarded-for"] ?? ""),
+    userAgent: req.headers["user-agent"],
+    navigation: req.headers["sec-fetch-mode"] === "navigate",
+    acceptLanguage: Boolean(req.headers["accept-language"]),
+    copyId: copyIdFromQuery(query),
+  })
     .then((answer) => {
       if (answer.status === 302) {
         res.writeHead(302, { Location: answer.location, "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" });
@@ -62,6 +76,56 @@ function shortLink(req: IncomingMessage, res: ServerResponse, code: string) {
         return res.end(`${REFUSALS.databaseUnavailable}\n`);
       }
       logger.error({ err: error, path: req.url }, "unexpected error in a short link");
+      res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end("Something went wrong.\n");
+    });
+  return true;
+}
+
+let offerOptions: OfferRedirectOptions | undefined;
+
+/** One upsert per click, after the redirect is sent: a slow or failed count never holds it up. */
+function countOfferClick(click: OfferClick) {
+  setImmediate(() => {
+    void getDb()
+      .then((db) => recordOfferClick(db, click))
+      .catch((error: unknown) => logger.warn({ err: error }, "could not count an offer click"));
+  });
+}
+
+/** The sponsor's offer: a 302 to OFFER_URL filled from the visit, the click counted after (decision 152). */
+function offerRedirect(req: IncomingMessage, res: ServerResponse) {
+  if (!offerOptions) {
+    const env = getEnv();
+    const clock = createSiteClock(env.ANALYTICS_TIME_ZONE);
+    const visits = processVisitLookup(env);
+    offerOptions = { offerUrl: env.OFFER_URL, visits, today: () => clock().day, count: visits ? countOfferClick : undefined };
+  }
+  answerOfferRedirect(
+    {
+      method: req.method ?? "GET",
+      origin: `${String(req.headers["x-forwarded-proto"] ?? "http")}://${req.headers.host ?? "localhost"}`,
+      referer: req.headers.referer,
+      ip: String(req.headers["x-forwarded-for"] ?? ""),
+      userAgent: req.headers["user-agent"],
+      navigation: req.headers["sec-fetch-mode"] === "navigate",
+      acceptLanguage: Boolean(req.headers["accept-language"]),
+    },
+    offerOptions,
+  )
+    .then((answer) => {
+      if (answer.status === 405) {
+        res.writeHead(405, { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" });
+        return res.end("Method not allowed\n");
+      }
+      // The sponsor learns nothing of the page the click came from (the link itself sends its
+      // Referer to us only, so its query can fill the template): no-referrer on the redirect.
+      res.writeHead(302, { Location: answer.location, "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" });
+      res.end();
+    })
+    .catch((error: unknown) => {
+      if (res.headersSent) return res.destroy();
+      logger.error({ err: error, path: req.url }, "unexpected error in the offer redirect");
       res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
       res.end("Something went wrong.\n");
     });
@@ -153,6 +217,6 @@ async function phoneOptIn(req: IncomingMessage, res: ServerResponse) {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;
   };
-  const result = await phoneOptInApi(body, evidenceFromHeaders(header, `${header("x-forwarded-proto") ?? "http"}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`));
+  const result = await phoneOptInApi(body, evidenceFromHeaders(header, `${header("x-forwarded-proto") ?? "http"}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`), globalPrivacyControl(header));
   sendJson(res, result.status, result.answer, result.headers);
 }

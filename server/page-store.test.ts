@@ -1,14 +1,18 @@
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPageStore, type PageToRender } from "./page-store";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-/** A store whose render writes the page's key and digest, 1,000 bytes each; counts its renders. */
-function store(budgetBytes: number, dir?: string) {
+/**
+ * A store whose render writes the page's key and digest, 1,000 bytes each (with `compress`, with
+ * gzip and brotli twins as server/live-pages.ts renders them); counts its renders.
+ */
+function store(budgetBytes: number, dir?: string, { compress = false } = {}) {
   const rendered: string[] = [];
   const pages = createPageStore({
     budgetBytes,
@@ -16,6 +20,8 @@ function store(budgetBytes: number, dir?: string) {
     salt: "build-1",
     render: async (page) => {
       rendered.push(page.key);
+      const body = Buffer.from(`<p>${page.key} ${page.dependsOn}</p>${"<p>a paragraph of the article</p>".repeat(30)}`);
+      if (compress) return { body, contentType: "text/html; charset=utf-8", gzip: gzipSync(body), brotli: brotliCompressSync(body) };
       return { body: Buffer.from(`${page.key} ${page.dependsOn} `.padEnd(1_000, ".")), contentType: "text/html; charset=utf-8" };
     },
   });
@@ -121,5 +127,30 @@ describe("the page store", () => {
     await again.pages.get(page("/articles/read"), v, now);
     expect(again.rendered).toEqual(["/articles/old"]);
     expect(await again.pages.prune(30 * day)).toBe(0);
+  });
+
+  it("keeps a page compressed only, within a budget counted in compressed bytes, in memory and on disk", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "page-store-"));
+    dirs.push(dir);
+    const first = store(10_000, dir, { compress: true });
+    const kept = (await first.pages.get(page("/articles/a"), v, now))!;
+    const plain = Buffer.from(`<p>/articles/a v1</p>${"<p>a paragraph of the article</p>".repeat(30)}`);
+    // The body is unzipped on demand, the same bytes as rendered; memory holds only the two twins.
+    expect(kept.body.equals(plain)).toBe(true);
+    expect(kept.gzip!.length + kept.brotli!.length).toBeLessThan(plain.length / 4);
+    expect(first.pages.stats().bytes).toBe(kept.gzip!.length + kept.brotli!.length);
+    expect(readdirSync(dir).sort().map((name) => path.extname(name))).toEqual([".br", ".gz", ".json"]);
+    // Read from disk by another store: same body, same ETag and policy, not rendered again.
+    const second = store(10_000, dir, { compress: true });
+    const read = (await second.pages.get(page("/articles/a"), v, now))!;
+    expect(second.rendered).toEqual([]);
+    expect(read.body.equals(plain)).toBe(true);
+    expect(read.etag).toBe(kept.etag);
+    expect(read.contentSecurityPolicy).toBe(kept.contentSecurityPolicy);
+    // The budget holds pages by their compressed size: ten of these fit where three plain ones would.
+    const budget = store(3 * plain.length, undefined, { compress: true });
+    for (let i = 0; i < 10; i++) await budget.pages.get(page(`/articles/${i}`), v, now);
+    expect(budget.pages.stats()).toMatchObject({ pages: 10, evictions: 0 });
+    expect(budget.pages.stats().bytes).toBeLessThanOrEqual(3 * plain.length);
   });
 });

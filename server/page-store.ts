@@ -1,12 +1,16 @@
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { staticFileFromBody, type StaticFile } from "./static-files";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { keptCompressed, staticFileFromBody, type StaticFile } from "./static-files";
+
+const gunzip = promisify(zlib.gunzip);
 
 /**
  * The article and author pages of a large archive (issue 26, decision 075): rendered on their first
- * request, kept pre-compressed in memory up to a byte budget (least recently used out first) and on
- * disk under DATA_DIR/pages, where they survive a restart. Each entry carries the digest of what
+ * request, kept compressed only (brotli and gzip, decision 137) in memory up to a byte budget
+ * (least recently used out first) and on disk under DATA_DIR/pages, where they survive a restart. Each entry carries the digest of what
  * the page showed (`dependsOn`, as in server/live-pages.ts): a change drops the entries whose
  * digest moved, and a file on disk is found only under the digest of the current content.
  */
@@ -19,7 +23,7 @@ type Entry = { file: StaticFile; dependsOn: string; bytes: number; checkedFor: u
 type Rendered = { body: Buffer; contentType: string; gzip?: Buffer; brotli?: Buffer };
 
 export type PageStoreOptions = {
-  /** Bytes of the pages kept in memory (body + gzip + brotli). */
+  /** Bytes of the pages kept in memory: gzip + brotli (the body only for a page too small to compress). */
   budgetBytes: number;
   /** Folder of the disk copies; none: memory only. */
   dir?: string;
@@ -32,7 +36,8 @@ export type PageStoreOptions = {
   onLoaded?: (event: { key: string; from: "disk" | "render"; ms: number }) => void;
 };
 
-const sizeOf = (file: StaticFile) => file.body.length + (file.gzip?.length ?? 0) + (file.brotli?.length ?? 0);
+/** What a kept file holds: a file with a gzip twin holds no body (keptCompressed). */
+const sizeOf = (file: StaticFile) => (file.gzip ? 0 : file.body.length) + (file.gzip?.length ?? 0) + (file.brotli?.length ?? 0);
 
 export function createPageStore(options: PageStoreOptions) {
   // A Map keeps insertion order: re-inserting on every hit makes its first key the least recently used.
@@ -71,11 +76,13 @@ export function createPageStore(options: PageStoreOptions) {
     const base = path.join(options.dir, fileName(page));
     try {
       const meta = JSON.parse(await readFile(`${base}.json`, "utf8")) as { contentType: string; gzip: boolean; brotli: boolean };
-      const [body, gzip, brotli] = await Promise.all([readFile(`${base}.body`), meta.gzip ? readFile(`${base}.gz`) : undefined, meta.brotli ? readFile(`${base}.br`) : undefined]);
+      // A page with a gzip twin has no body file: it is unzipped once here, for its ETag and policy.
+      const [gzip, brotli] = await Promise.all([meta.gzip ? readFile(`${base}.gz`) : undefined, meta.brotli ? readFile(`${base}.br`) : undefined]);
+      const body = gzip ? await gunzip(gzip) : await readFile(`${base}.body`);
       // Used: its meta file's time moves, so pruning (below) keeps it.
       const now = new Date();
       await utimes(`${base}.json`, now, now).catch(() => undefined);
-      return staticFileFromBody(body, page.key, { contentType: meta.contentType, gzip, brotli });
+      return keptCompressed(staticFileFromBody(body, page.key, { contentType: meta.contentType, gzip, brotli }));
     } catch {
       return null;
     }
@@ -91,7 +98,7 @@ export function createPageStore(options: PageStoreOptions) {
       await rename(`${base}${suffix}${temp}`, `${base}${suffix}`);
     };
     await mkdir(options.dir, { recursive: true });
-    await write(".body", rendered.body);
+    if (!rendered.gzip) await write(".body", rendered.body);
     if (rendered.gzip) await write(".gz", rendered.gzip);
     if (rendered.brotli) await write(".br", rendered.brotli);
     await write(".json", JSON.stringify({ contentType: rendered.contentType, gzip: Boolean(rendered.gzip), brotli: Boolean(rendered.brotli) }));
@@ -110,7 +117,7 @@ export function createPageStore(options: PageStoreOptions) {
     stats.renders++;
     const rendered = await options.render(page);
     if (!rendered) return null;
-    const file = staticFileFromBody(rendered.body, page.key, rendered);
+    const file = keptCompressed(staticFileFromBody(rendered.body, page.key, rendered));
     options.onLoaded?.({ key: page.key, from: "render", ms: Math.round(performance.now() - started) });
     // Rendered while the content changed: right for this request, not to be kept.
     if (!stillCurrent()) return file;

@@ -10,7 +10,11 @@ type Encoding = "br" | "gzip" | "identity";
  * writeHead() takes: headers set one by one (setHeader) are validated and stored per request,
  * which was most of the fast path's own time.
  */
-type Prepared = Record<Encoding | "notModified", string[]>;
+type Prepared = Record<"br" | "gzip" | "notModified", string[]> & {
+  /** Made on the first plain answer: a file kept compressed only (keptCompressed) unzips its body then. */
+  identity?: string[];
+  withBody: (body: Buffer | undefined, encoding?: string) => string[];
+};
 const prepared = new WeakMap<StaticFile, Prepared>();
 
 function prepare(file: StaticFile, securityHeaders: Record<string, string>): Prepared {
@@ -23,8 +27,8 @@ function prepare(file: StaticFile, securityHeaders: Record<string, string>): Pre
   answers = {
     br: withBody(file.brotli, "br"),
     gzip: withBody(file.gzip, "gzip"),
-    identity: withBody(file.body),
     notModified: common,
+    withBody,
   };
   prepared.set(file, answers);
   return answers;
@@ -43,24 +47,27 @@ function accepts(req: IncomingMessage) {
 }
 
 /**
- * Answers a GET/HEAD with a file held in memory (server/pages.ts decides which). These and
+ * Answers a GET/HEAD with a file held in memory (server/pages.ts decides which), and says with
+ * which status (200, or 304 to a matching If-None-Match). These and
  * sendPrefilled's are the only compressed answers, and all are public: the same for every anonymous
  * visitor but for a prefill's values, which come from the address and are stored, not compressed.
  * Nothing with a person's session or data in it is compressed, here or by the proxy (BREACH,
  * decision 091).
  */
-export function sendFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, securityHeaders: Record<string, string>) {
+export function sendFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, securityHeaders: Record<string, string>): 200 | 304 {
   const answers = prepare(file, securityHeaders);
   if (req.headers["if-none-match"] === file.etag) {
     res.writeHead(304, answers.notModified);
     res.end();
-    return;
+    return 304;
   }
   const accepted = accepts(req);
   const [encoding, body]: [Encoding, Buffer] =
     accepted.br && file.brotli ? ["br", file.brotli] : accepted.gzip && file.gzip ? ["gzip", file.gzip] : ["identity", file.body];
-  res.writeHead(200, answers[encoding]);
+  const headers = encoding === "identity" ? (answers.identity ??= answers.withBody(body)) : answers[encoding];
+  res.writeHead(200, headers);
   res.end(req.method === "HEAD" ? undefined : body);
+  return 200;
 }
 
 const preparedPrefilled = new WeakMap<PrefillTemplate, { gzip: string[]; identity: string[] }>();

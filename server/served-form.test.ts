@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servedPages, subscribers } from "~/db/schema";
@@ -66,9 +67,13 @@ describe("the document a form was served in", () => {
     expect(servedFormDocument(pages, new URL("https://news.example.com/home?notice=x"))).toBeUndefined();
   });
 
-  it("is a page of the page store too, when it holds a form", async () => {
+  it("is a page of the page store too, when it holds a form, as it was rendered (the store keeps it compressed only)", async () => {
     const bodies: Record<string, string> = { "/articles/with-form": newsletterPage("An article", "/articles/with-form"), "/articles/plain": "<!DOCTYPE html><title>Plain</title>" };
-    const store = createPageStore({ budgetBytes: 1 << 20, salt: "test", render: async (wanted) => ({ body: Buffer.from(bodies[wanted.key]!), contentType: "text/html; charset=utf-8" }) });
+    const render = async (wanted: { key: string }) => {
+      const body = Buffer.from(bodies[wanted.key]!);
+      return { body, contentType: "text/html; charset=utf-8", gzip: gzipSync(body), brotli: brotliCompressSync(body) };
+    };
+    const store = createPageStore({ budgetBytes: 1 << 20, salt: "test", render });
     for (const key of Object.keys(bodies)) await store.get({ key, url: key, dependsOn: "d" }, currentSnapshot(), currentSnapshot);
     pages.store = store;
     try {

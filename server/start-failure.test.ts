@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { databaseStartFailure, listenFailure } from "./start-failure";
+import { NotADataDirError } from "~/db/data-dir.server";
 
 const errno = (code: string, message = code) => Object.assign(new Error(message), { code });
 
@@ -34,5 +35,7 @@ describe("a start the operator must fix", () => {
   it("passes on the embedded database's own refusals, which already say what to do", () => {
     const locked = Object.assign(new Error("The embedded database in ./data/pglite is in use by process 42. Stop it first, or set DATABASE_URL to share PostgreSQL between processes."), { name: "DatabaseLockedError" });
     expect(databaseStartFailure(locked, undefined)).toMatchObject({ message: locked.message, details: { database: "embedded" } });
+    const inner = new NotADataDirError("/srv/data/pglite is the embedded database's own folder, inside a data folder: give the data folder, /srv/data.");
+    expect(databaseStartFailure(inner, undefined)).toMatchObject({ message: inner.message, details: { database: "embedded" } });
   });
 });

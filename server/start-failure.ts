@@ -44,8 +44,9 @@ export function listenFailure(error: unknown, port: number, host: string): Start
  */
 export function databaseStartFailure(error: unknown, databaseUrl: string | undefined): StartError | null {
   const name = (error as { name?: unknown } | null)?.name;
-  // Another server holds the embedded database, or PostgreSQL may lose commits: the messages say what to do.
-  if (name === "DatabaseLockedError" || name === "UnsafeDatabaseSettingsError") return new StartError((error as Error).message, { database: databaseUrl ? describeUrl(databaseUrl) : "embedded" });
+  // Another server holds the embedded database, PostgreSQL may lose commits, or DATA_DIR is the
+  // database's own folder: the messages say what to do.
+  if (name === "DatabaseLockedError" || name === "UnsafeDatabaseSettingsError" || name === "NotADataDirError") return new StartError((error as Error).message, { database: databaseUrl ? describeUrl(databaseUrl) : "embedded" });
   if (!databaseUrl) return null;
   const database = describeUrl(databaseUrl);
   const reason = databaseErrorReason(error);

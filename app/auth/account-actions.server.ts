@@ -9,7 +9,7 @@ import { recordPhoneConfirmed, stopSubscription, stopSubscriptionsOfDeletedAccou
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { isAPIError } from "better-auth/api";
 import { getAuth } from "./instance.server";
-import { callAuthEndpoint, cookieHeaders, type AuthCall } from "./call-auth.server";
+import { callAuthEndpoint, cookieHeaders, retryAfterHeaders, type AuthCall } from "./call-auth.server";
 import type { SessionUser } from "./instance.server";
 import { PASSWORD_MAX } from "./passwords.server";
 import { PHONE_CODE_TRIES } from "./auth.server";
@@ -35,15 +35,15 @@ export type AccountIntent = (typeof ACCOUNT_INTENTS)[number];
  */
 export type AccountActionData = { intent: AccountIntent | null; notice: Notice; phone?: string; askCode?: boolean };
 
-const fail = (intent: AccountIntent | null, description: string, status = 400, extra: Partial<AccountActionData> = {}) =>
-  data<AccountActionData>({ intent, notice: noticeWith("accountActionFailed", description), ...extra }, { status });
+const fail = (intent: AccountIntent | null, description: string, status = 400, extra: Partial<AccountActionData> = {}, headers?: Record<string, string>) =>
+  data<AccountActionData>({ intent, notice: noticeWith("accountActionFailed", description), ...extra }, { status, headers });
 
 const ok = (intent: AccountIntent, notice: Notice, extra: Partial<AccountActionData> = {}, init?: ResponseInit) =>
   data<AccountActionData>({ intent, notice, ...extra }, init);
 
 /** better-auth's answer in words a reader understands; its own message only where it is meant for people. */
 function authFailure(intent: AccountIntent, call: AuthCall, fallback: string, extra: Partial<AccountActionData> = {}) {
-  if (call.status === 429) return fail(intent, "Too many attempts. Please wait a minute and try again.", 429, extra);
+  if (call.status === 429) return fail(intent, "Too many attempts. Please wait a minute and try again.", 429, extra, retryAfterHeaders(call));
   const code = String(call.body?.code ?? "");
   const messages: Record<string, string> = {
     INVALID_PASSWORD: "That password is not right.",
@@ -80,7 +80,7 @@ export async function accountAction(request: Request, user: SessionUser, form: R
       const password = PasswordSchema.safeParse(form.currentPassword ?? "");
       if (!password.success) return fail(intent, "Enter your current password to change the e-mail address.");
       const limit = await hitRateLimit(await getDb(), RATE_LIMITS.accountPasswordPerUser, user.id);
-      if (!limit.allowed) return fail(intent, "Too many attempts. Please wait a few minutes and try again.", 429);
+      if (!limit.allowed) return fail(intent, "Too many attempts. Please wait a few minutes and try again.", 429, {}, { "Retry-After": String(limit.retryAfterSeconds) });
       const auth = await getAuth();
       const checked = await auth.api.verifyPassword({ body: { password: password.data }, headers: request.headers }).then(
         () => true,

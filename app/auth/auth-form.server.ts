@@ -3,7 +3,7 @@ import { z } from "zod";
 import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { safeReturnPath } from "~/lib/return-path";
 import { PASSWORD_MAX } from "./passwords.server";
-import { callAuthEndpoint, cookieHeaders } from "./call-auth.server";
+import { callAuthEndpoint, cookieHeaders, retryAfterHeaders } from "./call-auth.server";
 import { landingAfterSignIn, roleIn } from "./landing.server";
 
 export type AuthActionData = { notice: Notice; tab: "signin" | "signup"; email?: string };
@@ -53,10 +53,9 @@ export async function authFormAction(request: Request, form: Record<string, stri
       const separator = returnTo.includes("?") ? "&" : "?";
       throw redirect(`${returnTo}${separator}notice=signedIn`, { headers: cookieHeaders(call) });
     }
-    const headers: HeadersInit = call.status === 429 ? { "Retry-After": "60" } : {};
     return data<AuthActionData>(
       { notice: noticeWith("signInFailed", signInMessage(call.status, call.body)), tab, email },
-      { status: call.status === 429 ? 429 : 401, headers },
+      { status: call.status === 429 ? 429 : 401, headers: retryAfterHeaders(call) },
     );
   }
 
@@ -69,6 +68,6 @@ export async function authFormAction(request: Request, form: Record<string, stri
   if (call.ok) return data<AuthActionData>({ notice: NOTICES.accountCreated, tab });
   return data<AuthActionData>(
     { notice: noticeWith("signUpFailed", signUpMessage(call.status, call.body)), tab, email },
-    { status: call.status === 429 ? 429 : 400 },
+    { status: call.status === 429 ? 429 : 400, headers: retryAfterHeaders(call) },
   );
 }

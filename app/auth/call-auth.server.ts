@@ -1,7 +1,39 @@
 import { getEnv } from "~/http/env.server";
 import { getAuth } from "./instance.server";
 
-export type AuthCall = { ok: boolean; status: number; body: Record<string, unknown> | null; setCookies: string[] };
+export type AuthCall = {
+  ok: boolean;
+  status: number;
+  body: Record<string, unknown> | null;
+  setCookies: string[];
+  /** With a 429: the seconds until the limit lets the client in again. */
+  retryAfterSeconds?: number;
+};
+
+/**
+ * The seconds a 429 of better-auth says to wait: its own lock sends Retry-After, its rate limiter
+ * only X-Retry-After (the seconds left in the rule's window). At least 1.
+ */
+export function retryAfterOf(response: Response): number | undefined {
+  if (response.status !== 429) return undefined;
+  const given = response.headers.get("retry-after") ?? response.headers.get("x-retry-after");
+  const seconds = given === null || given.trim() === "" ? NaN : Number(given);
+  return Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : undefined;
+}
+
+/** better-auth's own answer with the standard Retry-After (RFC 9110 section 10.2.3) on a 429. */
+export function withRetryAfter(response: Response): Response {
+  const seconds = retryAfterOf(response);
+  if (seconds === undefined || response.headers.has("retry-after")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", String(seconds));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The Retry-After of a form's answer to a call refused with 429, for the page's own 429. */
+export function retryAfterHeaders(call: AuthCall): Record<string, string> {
+  return call.status === 429 && call.retryAfterSeconds ? { "Retry-After": String(call.retryAfterSeconds) } : {};
+}
 
 /**
  * Calls one of better-auth's HTTP endpoints on behalf of a form post, through its full pipeline
@@ -26,7 +58,7 @@ export async function callAuthEndpoint(request: Request, path: string, body?: Re
   } catch {
     parsed = null;
   }
-  return { ok: response.ok, status: response.status, body: parsed, setCookies: response.headers.getSetCookie() };
+  return { ok: response.ok, status: response.status, body: parsed, setCookies: response.headers.getSetCookie(), retryAfterSeconds: retryAfterOf(response) };
 }
 
 /**

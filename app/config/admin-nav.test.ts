@@ -22,6 +22,7 @@ describe("the admin menu", () => {
     expect(editor.home).toBeNull();
     expect(editor.groups.map((group) => [group.label, group.items.map((item) => item.label)])).toEqual([
       ["Content", ["Articles", "Authors", "Images"]],
+      ["Analytics and imports", ["Analytics"]],
       ["People and security", ["Security"]],
     ]);
   });

@@ -31,6 +31,8 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { group: "sending", to: "/admin/newsletter", label: "Newsletter" },
   { group: "sending", to: "/admin/sms", label: "Welcome SMS" },
   { group: "sending", to: "/admin/messages", label: "Messages" },
+  { group: "insights", to: "/admin/analytics", label: "Analytics", editors: true },
+  { group: "insights", to: "/admin/analytics/costs", label: "Ad Costs" },
   { group: "insights", to: "/admin/newsletter/import", label: "Newsletter Import" },
   { group: "people", to: "/admin/people", label: "People" },
   { group: "people", to: "/admin/security", label: "Security", editors: true },

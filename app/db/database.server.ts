@@ -1,6 +1,6 @@
-import path from "node:path";
 import { getEnv } from "~/http/env.server";
 import { openDatabase, type DatabaseHandle } from "./client.server";
+import { embeddedDatabaseDir } from "./data-dir.server";
 
 type Holder = { handle?: Promise<DatabaseHandle>; role?: DatabaseRole };
 /**
@@ -20,14 +20,14 @@ export function setDatabaseRole(role: DatabaseRole) {
 export function getDatabase(): Promise<DatabaseHandle> {
   if (!holder.handle) {
     const env = getEnv();
-    holder.handle = openDatabase({
+    holder.handle = Promise.resolve().then(() => openDatabase({
       url: env.DATABASE_URL,
-      dataDir: env.DATA_DIR === "memory" ? "memory" : path.join(env.DATA_DIR, "pglite"),
+      dataDir: env.DATABASE_URL ? undefined : embeddedDatabaseDir(env.DATA_DIR),
       siteName: env.SITE_NAME,
       requireDurability: env.NODE_ENV === "production",
       share: holder.role === "server" ? { warn: (message) => void import("~/http/logger.server").then(({ logger }) => logger.warn(message)) } : undefined,
       viaRunningServer: holder.role === "command",
-    });
+    }));
     holder.handle.catch(() => {
       holder.handle = undefined;
     });

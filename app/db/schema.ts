@@ -373,7 +373,10 @@ export const conversionPostbacks = pgTable(
     clickId: text().notNull(),
     event: text().notNull(),
     url: text().notNull(),
-    status: text({ enum: ["queued", "sending", "sent", "failed"] }).notNull().default("queued"),
+    /** `skipped`: recorded but never to be sent (never claimed by the worker); `skipReason` says why (decision 153). */
+    status: text({ enum: ["queued", "sending", "sent", "failed", "skipped"] }).notNull().default("queued"),
+    /** Why a postback was withheld: `gpc`, the browser sent Sec-GPC: 1 and the postback feeds an ad platform. */
+    skipReason: text({ enum: ["gpc"] }),
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lockedAt: timestamp({ withTimezone: true }),
@@ -572,7 +575,7 @@ export const shortLinks = pgTable(
   (table) => [uniqueIndex("short_links_campaign_url").on(table.campaignId, table.url)],
 );
 
-/** One row per counted click (preview bots are not counted). */
+/** One row per request for a short link: people's clicks, and machines' fetches with their reason (decision 151). */
 export const linkClicks = pgTable(
   "link_clicks",
   {
@@ -583,6 +586,8 @@ export const linkClicks = pgTable(
     campaignId: uuid(),
     /** A hash of IP and user agent, for unique clickers without storing either. */
     visitor: text().notNull(),
+    /** Null for a person's click; otherwise why it was a machine (click-judge.ts). */
+    machine: text(),
     clickedAt: createdAt(),
   },
   (table) => [index("link_clicks_campaign_idx").on(table.campaignId, table.visitor)],
@@ -783,4 +788,220 @@ export const mediaFiles = pgTable(
     bytes: bytea().notNull(),
   },
   (table) => [primaryKey({ columns: [table.assetId, table.format, table.width] })],
+);
+
+/**
+ * Page views counted on the server (issue 34, decision 141), one row per local day (ANALYTICS_TIME_ZONE),
+ * dimension and value: its size grows with days × paths × sources, not with views. `dimension`
+ * is one of ANALYTICS_DIMENSIONS (app/services/analytics/rollups.ts); `all` has the value "".
+ * `visitors` (daily unique visitors) is kept for `all` and `path` only. Every process adds its
+ * counts with one upsert per flush, so processes sharing PostgreSQL add up.
+ */
+export const analyticsDaily = pgTable(
+  "analytics_daily",
+  {
+    day: date({ mode: "string" }).notNull(),
+    dimension: text().notNull(),
+    value: text().notNull(),
+    views: bigint({ mode: "number" }).notNull().default(0),
+    visitors: bigint({ mode: "number" }).notNull().default(0),
+  },
+  // Dimension first: a report reads one dimension over a range of days.
+  (table) => [primaryKey({ columns: [table.dimension, table.day, table.value] })],
+);
+
+/** The same counts by local hour (`hour`: the instant it began), kept for the last 48 hours. */
+export const analyticsHourly = pgTable(
+  "analytics_hourly",
+  {
+    hour: timestamp({ withTimezone: true }).notNull(),
+    dimension: text().notNull(),
+    value: text().notNull(),
+    views: bigint({ mode: "number" }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.hour, table.dimension, table.value] })],
+);
+
+/**
+ * The day's visitor hashes (HMAC of network, browser and site under the day's salt), per path and
+ * for the whole site (path ""), so a visitor is counted once whichever process saw them. Deleted
+ * with the day's salt after 48 hours; never exported (app/db/transfer.server.ts).
+ */
+export const analyticsVisitors = pgTable(
+  "analytics_visitors",
+  {
+    day: date({ mode: "string" }).notNull(),
+    path: text().notNull(),
+    visitor: bytea().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.path, table.visitor] })],
+);
+
+/**
+ * The random key of each local day's visitor hashes, created by the first process that needs it
+ * (insert-if-absent) and shared by all; deleted after 48 hours and never exported, so a hash of an
+ * older day cannot be recomputed from an address.
+ */
+export const analyticsSalts = pgTable("analytics_salts", {
+  day: date({ mode: "string" }).primaryKey(),
+  salt: bytea().notNull(),
+  createdAt: createdAt(),
+});
+
+/** The flushes written, by id, for two days: a flush whose answer was lost is found here and not counted twice. */
+export const analyticsFlushes = pgTable("analytics_flushes", {
+  id: uuid().primaryKey(),
+  flushedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Human page views per minute and path, for "the last 30 minutes" on /admin/analytics (decision
+ * 156): written in the same flush as the other rollups, summed across processes by the upsert,
+ * deleted after two hours and never exported.
+ */
+export const analyticsMinutes = pgTable(
+  "analytics_minutes",
+  {
+    minute: timestamp({ withTimezone: true }).notNull(),
+    path: text().notNull(),
+    views: bigint({ mode: "number" }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.minute, table.path] })],
+);
+
+/**
+ * The day's visitor hashes (as in analytics_visitors) by the minute they were seen, without the
+ * path, so the visitors of the last 30 minutes are counted once across minutes and processes.
+ * Deleted after two hours and never exported (decision 156).
+ */
+export const analyticsMinuteVisitors = pgTable(
+  "analytics_minute_visitors",
+  {
+    minute: timestamp({ withTimezone: true }).notNull(),
+    visitor: bytea().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.minute, table.visitor] })],
+);
+
+/**
+ * Each visitor's entry of the day (decision 149): the first view from outside the site, with its
+ * landing parameters, keyed by the day's visitor hash. A subscription made later that day (or
+ * the next) finds its visit here by computing the same hash. Deleted with the day's salt after 48
+ * hours and never exported, like the hashes themselves.
+ */
+export const analyticsVisitEntries = pgTable(
+  "analytics_visit_entries",
+  {
+    day: date({ mode: "string" }).notNull(),
+    visitor: bytea().notNull(),
+    at: timestamp({ withTimezone: true }).notNull(),
+    path: text().notNull(),
+    channel: text().notNull(),
+    referrer: text().notNull().default(""),
+    source: text().notNull().default(""),
+    medium: text().notNull().default(""),
+    campaign: text().notNull().default(""),
+    /** The click-id parameters present, comma-separated (never their values). */
+    clickIds: text().notNull().default(""),
+    sub1: text().notNull().default(""),
+    sub2: text().notNull().default(""),
+    sub3: text().notNull().default(""),
+    sub4: text().notNull().default(""),
+    sub5: text().notNull().default(""),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.visitor] })],
+);
+
+/**
+ * Clicks on the sponsor's offer (`/go/offer`, decision 152), one row per local day and source:
+ * channel, `utm_*`, sub-ids of the visit, and `machine` ("" for people, else the reason of
+ * click-judge.ts). Grows with days × sources, not clicks; added to by one upsert per click.
+ */
+export const offerClicks = pgTable(
+  "offer_clicks",
+  {
+    day: date({ mode: "string" }).notNull(),
+    channel: text().notNull(),
+    utmSource: text().notNull().default(""),
+    utmMedium: text().notNull().default(""),
+    utmCampaign: text().notNull().default(""),
+    sub1: text().notNull().default(""),
+    sub2: text().notNull().default(""),
+    sub3: text().notNull().default(""),
+    sub4: text().notNull().default(""),
+    sub5: text().notNull().default(""),
+    machine: text().notNull().default(""),
+    clicks: bigint({ mode: "number" }).notNull().default(0),
+  },
+  (table) => [
+    primaryKey({
+      name: "offer_clicks_pk",
+      columns: [table.day, table.channel, table.utmSource, table.utmMedium, table.utmCampaign, table.sub1, table.sub2, table.sub3, table.sub4, table.sub5, table.machine],
+    }),
+  ],
+);
+
+/**
+ * Where each subscription came from (decisions 149, 150): one row per sign-up (a new subscriber,
+ * or an ended subscription started again), written in the same transaction as its consent event.
+ * `basis`: `form` when the form's own page carried the landing parameters, `visit` when the
+ * visitor's entry of the day was found, `none` when neither (channel `unknown`).
+ */
+export const subscriptionAttributions = pgTable(
+  "subscription_attributions",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    subscriberId: uuid()
+      .notNull()
+      .references(() => subscribers.id),
+    consentEventId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => consentEvents.id),
+    /** The subscription's channel, as on subscribers: sms or email. */
+    channel: text({ enum: ["sms", "email"] }).notNull(),
+    basis: text({ enum: ["form", "visit", "none"] }).notNull(),
+    /** The path of the page that held the form ("" when unknown: the JSON API without a Referer). */
+    formPath: text().notNull().default(""),
+    /** The path the visit entered by ("" when unknown). */
+    entryPath: text().notNull().default(""),
+    entryAt: timestamp({ withTimezone: true }),
+    visitChannel: text().notNull(),
+    referrer: text().notNull().default(""),
+    utmSource: text().notNull().default(""),
+    utmMedium: text().notNull().default(""),
+    utmCampaign: text().notNull().default(""),
+    clickIds: text().notNull().default(""),
+    sub1: text().notNull().default(""),
+    sub2: text().notNull().default(""),
+    sub3: text().notNull().default(""),
+    sub4: text().notNull().default(""),
+    sub5: text().notNull().default(""),
+    /** The sign-up's request carried Sec-GPC: 1 (Global Privacy Control): no postback to an ad platform (decision 153). */
+    gpc: boolean().notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("subscription_attributions_consent_event").on(table.consentEventId),
+    index("subscription_attributions_subscriber_idx").on(table.subscriberId),
+    index("subscription_attributions_created_at_idx").on(table.createdAt),
+  ],
+);
+
+/**
+ * What was paid for traffic to the ad landing page, per local day and source, optionally split by
+ * campaign and sub-id ("" where not split), in whole cents (decision 155). Entered on
+ * /admin/analytics/costs or imported from CSV; every change is in the audit log.
+ */
+export const adCosts = pgTable(
+  "ad_costs",
+  {
+    day: date().notNull(),
+    source: text().notNull(),
+    campaign: text().notNull().default(""),
+    subId: text().notNull().default(""),
+    amountCents: bigint({ mode: "number" }).notNull(),
+    updatedBy: text(),
+    updatedAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.source, table.campaign, table.subId] }), check("ad_costs_amount_cents_check", sql`${table.amountCents} >= 0`)],
 );

@@ -5,7 +5,10 @@ import type { Db } from "./client.server";
 
 export const SMS_CONFIG_ID = 1;
 
-/** The welcome text a new install starts with: brand, frequency, rates, HELP and STOP in one segment. */
+/**
+ * The welcome text a new install starts with: brand, frequency, rates, HELP and STOP in one segment.
+ * A text message: its apostrophe stays straight, GSM-7 (a curly one makes it UCS-2; decision 147).
+ */
 export function defaultWelcomeMessage(siteName: string) {
   return `${siteName} Alerts: You're subscribed to market alerts. Up to 3 msgs/day. Msg&data rates may apply. Reply HELP for help, STOP to cancel.`;
 }

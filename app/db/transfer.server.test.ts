@@ -96,7 +96,7 @@ async function fillProbeTable(db: Db) {
 async function fillThroughServices(db: Db, dir: string) {
   const dncFile = path.join(dir, "dnc.txt");
   writeFileSync(dncFile, Array.from({ length: DNC_ROWS }, (_, i) => `212,${String(5_000_000 + i)}`).join("\n"));
-  await importDncFile(db, dncFile, { mode: "add", dataDate: "2026-11-20" });
+  await importDncFile(db, dncFile, { mode: "add", dataDate: "2026-11-20", actor: "dnc:import" });
 
   const evidence = { ...NO_EVIDENCE, userAgent: AWKWARD, referrer: "https://example.com/?q=a'b\\c" };
   for (let i = 0; i < 5; i++) {
@@ -434,7 +434,7 @@ describe("moving the embedded database to PostgreSQL", () => {
   it("does the same as commands: db:export of the PGlite folder, db:import into a new PostgreSQL database, and a clear refusal for each problem", async () => {
     await source.close();
     created = await createPostgresDatabase();
-    const prepared = await openDatabase({ url: created.url });
+    const prepared = await openDatabase({ url: created.url, connectTimeoutMs: 60_000 });
     await createProbeTable(prepared.db);
     await prepared.close();
     const backup = path.join(dir, "backup.jsonl.gz");

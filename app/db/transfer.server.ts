@@ -8,6 +8,7 @@ import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip } from "node:zlib";
 import { DrizzleQueryError, sql, type SQL } from "drizzle-orm";
 import { DatabaseLockedError, toNumber, type Db, type DbKind } from "./client.server";
+import { auditLog } from "./schema";
 
 /**
  * A data export of the app's database: one file of JSON lines, gzip'ed when its name ends in .gz.
@@ -26,10 +27,20 @@ export const TRANSFER_BATCH_ROWS = 5_000;
 
 /**
  * Tables whose rows an empty install already has or may gain without anyone using the site: the
- * seed's welcome text and the request counters. The import replaces them; any other row means the
- * target holds data and the import refuses.
+ * seed's welcome text, the request counters, the page-view rollups and the offer clicks (a new
+ * install counts its first visitors, bots included, before anyone imports into it). The import replaces them; any
+ * other row means the target holds data and the import refuses.
  */
-export const REPLACEABLE_TABLES = ["sms_config", "app_rate_limits", "rate_limit"];
+export const REPLACEABLE_TABLES = ["sms_config", "app_rate_limits", "rate_limit", "analytics_daily", "analytics_hourly", "offer_clicks"];
+
+/**
+ * Tables never exported nor touched by an import: the analytics day salts, visitor hashes and
+ * the visits' entries keyed by them, which exist only to be destroyed after 48 hours (a copy
+ * would outlive them, decisions 143 and 149),
+ * the ledger of recent analytics flushes (meaningful only to the processes that wrote them),
+ * and the minute rollups of the last two hours with their visitor hashes (decision 156).
+ */
+export const UNEXPORTED_TABLES = ["analytics_salts", "analytics_visitors", "analytics_visit_entries", "analytics_flushes", "analytics_minutes", "analytics_minute_visitors"];
 
 /**
  * Tables the database derives from others (the published rows, kept by a trigger on `articles`): not
@@ -117,7 +128,7 @@ async function readTables(db: Executor): Promise<TableShape[]> {
       JOIN pg_namespace n ON n.oid = k.connamespace
     WHERE k.contype = 'f' AND n.nspname = 'public'`);
 
-  const shapes = tables.rows.filter((row) => !DERIVED_TABLES.includes(String(row.name))).map((row) => ({
+  const shapes = tables.rows.filter((row) => !DERIVED_TABLES.includes(String(row.name)) && !UNEXPORTED_TABLES.includes(String(row.name))).map((row) => ({
     name: String(row.name),
     columns: columns.rows
       .filter((column) => column.table === row.name)
@@ -516,6 +527,8 @@ export async function importDatabase(
     lockTimeoutMs?: number;
     migrationsFolder?: string;
     onProgress?: (progress: TransferProgress) => void;
+    /** Who loaded the file: recorded in the audit log with the import (db:import gives it). */
+    actor?: string;
   } = {},
 ): Promise<ImportResult> {
   const started = Date.now();
@@ -628,6 +641,15 @@ export async function importDatabase(
     await tx.execute(sql`SELECT published_articles_refresh(id) FROM articles WHERE status = 'published'`);
     // Last: setval() is not undone by a rollback.
     const sequences = await resetSequences(tx, header);
+    // After the check against the file (the audit log is one of its tables), in the same commit.
+    if (options.actor) {
+      await tx.insert(auditLog).values({
+        actor: options.actor,
+        action: "database.import",
+        entity: "database",
+        after: JSON.stringify({ file: path.basename(file), rows, tables: header.tables.length, exportedAt: header.createdAt, source: header.source.kind }),
+      });
+    }
     return { tables, rows, sequences };
   });
 

@@ -37,7 +37,7 @@ export function databaseUnavailableResponse(request: Request): Response {
     return Response.json({ success: false, error: REFUSALS.databaseUnavailable }, { status: 503, headers });
   }
   const siteName = escapeHtml(getEnv().SITE_NAME);
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Temporarily unavailable | ${siteName}</title></head><body><main><h1>We'll be right back</h1><p>${escapeHtml(REFUSALS.databaseUnavailable)}</p><p><a href="/">${siteName} home</a></p></main></body></html>`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Temporarily unavailable | ${siteName}</title></head><body><main><h1>We’ll be right back</h1><p>${escapeHtml(REFUSALS.databaseUnavailable)}</p><p><a href="/">${siteName} home</a></p></main></body></html>`;
   return new Response(html, {
     status: 503,
     headers: { ...headers, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'" },

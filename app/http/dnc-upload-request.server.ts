@@ -41,7 +41,7 @@ export async function handleDncUpload(request: Request, database: { db: Db; kind
     : !validDataDate(fields.dataDate)
       ? "Enter the date the registry data was downloaded (not in the future)."
       : fields.mode !== "add" && fields.mode !== "remove"
-        ? "Choose whether the file's numbers are added to or removed from the list."
+        ? "Choose whether the file’s numbers are added to or removed from the list."
         : null;
   if (problem) {
     if (file) await rm(file.path, { force: true });

@@ -30,6 +30,13 @@ describe("parseEnv", () => {
     });
   });
 
+  it("takes the postback for an ad platform's unless told it is first-party (decision 153)", () => {
+    expect(parseEnv({}).CONVERSION_POSTBACK_AD_PLATFORM).toBe(true);
+    expect(parseEnv({ CONVERSION_POSTBACK_AD_PLATFORM: "yes" }).CONVERSION_POSTBACK_AD_PLATFORM).toBe(true);
+    expect(parseEnv({ CONVERSION_POSTBACK_AD_PLATFORM: "no" }).CONVERSION_POSTBACK_AD_PLATFORM).toBe(false);
+    expect(() => parseEnv({ CONVERSION_POSTBACK_AD_PLATFORM: "false" })).toThrow(/CONVERSION_POSTBACK_AD_PLATFORM/);
+  });
+
   it("splits the main domains", () => {
     expect(parseEnv({ MAIN_DOMAINS: "a.example, B.example" }).MAIN_DOMAINS).toEqual(["a.example", "b.example"]);
   });
@@ -57,6 +64,12 @@ describe("parseEnv", () => {
     });
     expect(() => parseEnv({ CONVERSION_POSTBACK_URL: "https://track.example.com/p?e={event}" })).toThrow(/CONVERSION_POSTBACK_URL: must contain \{clickId\}/);
     expect(() => parseEnv({ CONVERSION_POSTBACK_URL: "ftp://x/{clickId}" })).toThrow(/CONVERSION_POSTBACK_URL/);
+  });
+
+  it("takes an offer URL template with placeholders after the host, and refuses one that would choose the host", () => {
+    const template = "https://sponsor.example/guide?s1={sub1}&src={utm_source}";
+    expect(parseEnv({ OFFER_URL: template }).OFFER_URL).toBe(template);
+    expect(() => parseEnv({ OFFER_URL: "https://{sub1}.sponsor.example/" })).toThrow(/OFFER_URL: may hold .* only after the host/);
   });
 
   it("reads the retired consent keys' public keys, and names a malformed entry without printing it", () => {

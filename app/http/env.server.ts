@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
+import { isTimeZone } from "~/services/analytics/site-clock";
+import { offerTemplateProblem } from "~/services/analytics/offer-url";
 
 const BooleanFromString = z
   .enum(["true", "false", "1", "0", ""])
@@ -66,7 +68,14 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[0-9+() .-]{7,20}$/, "must be a phone number such as 1-800-555-0199")
     .default("1-800-555-0199"),
-  OFFER_URL: z.url({ protocol: /^https?$/ }).default("https://offers.example.com/free-retirement-wealth-guide"),
+  /** The sponsor's offer behind /go/offer: a URL, or a template with the visit's {sub1}…{sub5}, {utm_*} (decision 152). */
+  OFFER_URL: z
+    .url({ protocol: /^https?$/ })
+    .superRefine((value, ctx) => {
+      const problem = offerTemplateProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .default("https://offers.example.com/free-retirement-wealth-guide"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
     .string()
@@ -108,6 +117,15 @@ export const EnvSchema = z.object({
     .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL template, e.g. https://track.example.com/postback?cid={clickId}&event={event}&ts={timestamp}" })
     .refine((value) => value.includes("{clickId}"), "must contain {clickId}, or the network cannot tell which click converted")
     .optional(),
+  /**
+   * Whether the postback feeds an ad platform (an ad network, or a tracker that passes click ids
+   * on to one): then a sign-up whose browser sent Sec-GPC: 1 gets none (decision 153). "no" only
+   * for a first-party endpoint.
+   */
+  CONVERSION_POSTBACK_AD_PLATFORM: z
+    .enum(["yes", "no"], { error: 'must be "yes" (the postback feeds an ad platform) or "no" (a first-party endpoint)' })
+    .default("yes")
+    .transform((value) => value === "yes"),
   /** Verifies Mailgun's event webhook (bounces, complaints) at /api/email/events/mailgun. */
   MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(16).optional(),
   /** The sender's postal address, printed in every newsletter (CAN-SPAM); required to send one. */
@@ -137,14 +155,25 @@ export const EnvSchema = z.object({
   SEND_IN_DOUBT_SECONDS: z.coerce.number().int().min(15, "must be at least 15 (longer than a send may take: the 10 s provider timeout)").max(3600).default(60),
   /** Tests only: judge quiet hours this many minutes later than now, so a test run works at any hour. Leave unset. */
   SEND_TEST_QUIET_HOURS_OFFSET_MINUTES: z.coerce.number().int().min(-1440).max(1440).default(0),
-  /** Memory for the article and author pages kept rendered (body + gzip + brotli), least recently used out first (decision 075). */
-  PAGE_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
+  /** Memory for the article and author pages kept rendered (gzip + brotli), least recently used out first (decisions 075, 137). */
+  PAGE_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(128),
   /** Days a page's disk copy under DATA_DIR/pages is kept without being read (server/page-store.ts). */
   PAGE_FILES_KEEP_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   /** Items in /rss.xml and each category's feed: the latest ones, with full content (issue 26). */
   RSS_ITEMS: z.coerce.number().int().min(1).max(500).default(20),
   /** Twilio's API address; only tests point it elsewhere (a local stand-in on 127.0.0.1). */
   TWILIO_API_BASE: z.url().default("https://api.twilio.com"),
+  /** Page views counted on the server (decision 141); "off" counts nothing. */
+  ANALYTICS: z.enum(["on", "off"]).default("on"),
+  /** The time zone of the analytics days and hours (an IANA name). */
+  ANALYTICS_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, "must be an IANA time zone name such as America/New_York")
+    .default("America/New_York"),
+  /** How often each process writes its counts (one upsert per rollup table); a kill loses at most this. */
+  ANALYTICS_FLUSH_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  /** Views per minute one client (address and user agent) may make, per process, before the rest count as excluded. */
+  ANALYTICS_VIEWS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
 }).superRefine((env, ctx) => {
   // Processes sharing PostgreSQL must share the secret; a single embedded install keeps a generated one.
   if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.AUTH_SECRET) {

@@ -32,7 +32,7 @@ const tooLarge = (maxBytes: number) => new UploadError(413, `The file is larger 
  */
 export async function receiveMultipart(request: Request, options: { dir: string; maxBytes: number; fileField: string }): Promise<Received> {
   const type = request.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\s*;/i.test(type)) throw new UploadError(415, "Send the file as multipart/form-data (the page's upload form).");
+  if (!/^multipart\/form-data\s*;/i.test(type)) throw new UploadError(415, "Send the file as multipart/form-data (the page’s upload form).");
   if (!request.body) throw new UploadError(400, "The upload is empty.");
   // Refused before a byte is read: the server then closes the connection instead of reading it all.
   if (Number(request.headers.get("content-length")) > options.maxBytes + MULTIPART_OVERHEAD_BYTES) throw tooLarge(options.maxBytes);

@@ -9,7 +9,7 @@ import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { BodyError, CONSENT_FORM_BODY_LIMIT, readFormBody } from "./body.server";
 import { getEnv } from "./env.server";
 import { smsOptInSettings } from "./opt-in.server";
-import { clientIp, formSubmissionEvidence } from "./request.server";
+import { clientIp, formSubmissionEvidence, requestGpc } from "./request.server";
 
 type Field = "firstName" | "lastName" | "email" | "phone";
 
@@ -50,7 +50,7 @@ export async function newsletterAction(request: Request) {
   const { evidence, servedPageSha256 } = await formSubmissionEvidence(db, request, fields);
   const result = await subscribeToNewsletter(
     db,
-    { ...parsed.data, evidence, interaction: parseInteraction(fields.interaction), servedPageSha256 },
+    { ...parsed.data, evidence, interaction: parseInteraction(fields.interaction), servedPageSha256, gpc: requestGpc(request) },
     { ...smsOptInSettings(env), siteUrl: env.SITE_URL },
   );
   if (!result.ok) {

@@ -7,6 +7,7 @@ import { NOTICES, noticeWith, type Notice } from "~/lib/notices";
 import { hitRateLimit, RATE_LIMITS } from "~/services/rate-limit.server";
 import { keepServedPage } from "~/services/consent/served-page.server";
 import { optInToSms, type SmsOptInResult } from "~/services/subscription/sms-opt-in.server";
+import { processVisitLookup } from "~/services/analytics/process.server";
 import { getEnv, type Env } from "./env.server";
 import type { RequestEvidence } from "~/services/subscription/evidence";
 import type { FormPage } from "./form-served.server";
@@ -51,22 +52,33 @@ function submittedValues(fields: unknown) {
   return { firstName: text("firstName"), lastName: text("lastName"), phone: text("phone") };
 }
 
-/** The opt-in rules the configuration sets, for every form that subscribes a number. */
+/**
+ * The opt-in rules the configuration sets, for every form that subscribes a number (and the
+ * newsletter's); `visits` finds the visit each sign-up came from (decision 149).
+ */
 export function smsOptInSettings(env: Env) {
-  return { siteName: env.SITE_NAME, dncPolicy: env.DNC_POLICY, doubleOptIn: env.SMS_DOUBLE_OPT_IN, postbackUrl: env.CONVERSION_POSTBACK_URL };
+  return {
+    siteName: env.SITE_NAME,
+    dncPolicy: env.DNC_POLICY,
+    doubleOptIn: env.SMS_DOUBLE_OPT_IN,
+    postbackUrl: env.CONVERSION_POSTBACK_URL,
+    postbackAdPlatform: env.CONVERSION_POSTBACK_AD_PLATFORM,
+    visits: processVisitLookup(env),
+  };
 }
 
 /**
  * Shared by the opt-in page's form action and POST /api/phone-optin. `page`: where the form is
- * this site's own page, the page it came from (decision 079); the API has none.
+ * this site's own page, the page it came from (decision 079); the API has none. `gpc`: the
+ * request sent Sec-GPC: 1 (decision 153).
  */
-export async function runOptIn(fields: unknown, evidence: RequestEvidence, page?: FormPage): Promise<OptInOutcome> {
-  const result = await evaluateOptIn(fields, evidence, page);
+export async function runOptIn(fields: unknown, evidence: RequestEvidence, page?: FormPage, gpc = false): Promise<OptInOutcome> {
+  const result = await evaluateOptIn(fields, evidence, page, gpc);
   if (!result.answer.success) result.actionData.values = submittedValues(fields);
   return result;
 }
 
-async function evaluateOptIn(fields: unknown, evidence: RequestEvidence, page: FormPage | undefined): Promise<OptInOutcome> {
+async function evaluateOptIn(fields: unknown, evidence: RequestEvidence, page: FormPage | undefined, gpc: boolean): Promise<OptInOutcome> {
   const parsed = OptInSchema.safeParse(fields);
   if (!parsed.success) {
     const errors = fieldErrors<"firstName" | "lastName" | "phone">(parsed.error);
@@ -91,7 +103,7 @@ async function evaluateOptIn(fields: unknown, evidence: RequestEvidence, page: F
   const servedPageSha256 = page ? await keepServedPage(db, evidence.pageUrl, page) : null;
   const result = await optInToSms(
     db,
-    { ...parsed.data, source: "opt-in", evidence, interaction: parseInteraction((fields as Record<string, unknown>).interaction), servedPageSha256 },
+    { ...parsed.data, source: "opt-in", evidence, interaction: parseInteraction((fields as Record<string, unknown>).interaction), servedPageSha256, gpc },
     smsOptInSettings(env),
   );
   return optInOutcome(result);
@@ -100,11 +112,11 @@ async function evaluateOptIn(fields: unknown, evidence: RequestEvidence, page: F
 export const OPT_IN_NOT_ALLOWED: OptInAnswer = { success: false, dnc: false, error: "Use POST with a JSON body." };
 
 /** POST /api/phone-optin: the parsed JSON body in, the original's answer out (with status and headers). */
-export async function phoneOptInApi(body: unknown, evidence: RequestEvidence) {
+export async function phoneOptInApi(body: unknown, evidence: RequestEvidence, gpc = false) {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return { status: 400, answer: { success: false, dnc: false, error: "The body must be a JSON object." }, headers: {} };
   }
-  const result = await runOptIn(body, evidence);
+  const result = await runOptIn(body, evidence, undefined, gpc);
   const headers: Record<string, string> = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   return { status: result.status, answer: result.answer, headers };
 }

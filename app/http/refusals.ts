@@ -12,7 +12,7 @@ export const REFUSALS = {
   nulCharacter: "The request contains a NUL character (\\u0000), which no field accepts.",
   crossSite: "This request came from another site, so it was refused. Submit the form from our own pages.",
   databaseUnavailable:
-    "We can't reach our database right now, so nothing was saved. Please try again in a minute.",
+    "We can’t reach our database right now, so nothing was saved. Please try again in a minute.",
 } as const;
 
 /** Seconds a client should wait before retrying while the database is unreachable. */

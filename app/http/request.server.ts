@@ -34,6 +34,19 @@ export function evidenceFromHeaders(header: HeaderReader, url: string, pageUrl?:
   };
 }
 
+/**
+ * Whether the browser sent Global Privacy Control (`Sec-GPC: 1`, the only value the specification
+ * defines): an opt-out of the sale or sharing of the person's data (decision 153). Kept apart
+ * from the evidence, whose fields the consent chain covers.
+ */
+export function globalPrivacyControl(header: HeaderReader) {
+  return header("sec-gpc")?.trim() === "1";
+}
+
+export function requestGpc(request: Request) {
+  return globalPrivacyControl((name) => request.headers.get(name));
+}
+
 export function requestEvidence(request: Request, pageUrl?: string | null): RequestEvidence {
   return evidenceFromHeaders((name) => request.headers.get(name), request.url, pageUrl);
 }

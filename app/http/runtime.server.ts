@@ -22,6 +22,9 @@ import { digestSources, issueSettings, unsubscribeMailbox } from "./newsletter-a
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 import { smsTransportFromEnv } from "./sms-transport-from-env.server";
+import { processRecorder } from "~/services/analytics/process.server";
+import { startAnalyticsFlusher } from "~/services/analytics/flusher.server";
+import { createRollupWriter } from "~/services/analytics/rollup-writer.server";
 
 /** Every job loop of this process; each stops after the message or batch it is working on. */
 let jobs: JobLoop[] = [];
@@ -91,6 +94,12 @@ export async function startRuntime() {
       signEveryMs: env.CONSENT_HEAD_SIGN_SECONDS * 1000,
     }),
   ];
+  // The page views this process counts, written every ANALYTICS_FLUSH_SECONDS and at the stop.
+  const recorder = processRecorder();
+  if (recorder) {
+    const rollups = createRollupWriter(db);
+    jobs.push(startAnalyticsFlusher({ recorder, writer: rollups, salts: rollups, site: env.SITE_URL, logger, intervalMs: env.ANALYTICS_FLUSH_SECONDS * 1000 }));
+  }
   logger.info(
     {
       database: database.kind,
@@ -101,6 +110,7 @@ export async function startRuntime() {
       smsMps: env.SMS_MPS,
       doubleOptIn: env.SMS_DOUBLE_OPT_IN,
       conversionPostbacks: Boolean(env.CONVERSION_POSTBACK_URL),
+      analytics: recorder ? { timeZone: env.ANALYTICS_TIME_ZONE, flushSeconds: env.ANALYTICS_FLUSH_SECONDS } : "off",
     },
     "runtime started",
   );

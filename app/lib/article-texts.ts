@@ -15,13 +15,13 @@ export const ARTICLE_FIELD_MESSAGES = {
   seoTitleLength: "The SEO title can be at most 70 characters.",
   seoDescriptionLength: "The SEO description can be at most 170 characters.",
   sponsorNameRequired: "Name the sponsor of a sponsored article.",
-  sponsorNameLength: "The sponsor's name can be at most 120 characters.",
+  sponsorNameLength: "The sponsor’s name can be at most 120 characters.",
   scheduleInPast: "Choose a time in the future.",
   scheduleInvalid: "Enter a date and time in the chosen time zone.",
 } as const;
 
 export const AUTHOR_FIELD_MESSAGES = {
-  nameRequired: "Enter the author's name (2 to 80 characters).",
+  nameRequired: "Enter the author’s name (2 to 80 characters).",
   slugFormat: "Use lower-case letters, digits and single hyphens only, for example jane-doe.",
   slugTaken: "Another author already uses this slug.",
   bioLength: "The bio can be at most 2000 characters.",

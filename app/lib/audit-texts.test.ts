@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AUDIT_PHRASES, describeActor, describeChange, formatStoredPhone, type AuditSubject } from "./audit-texts";
+import { AUDIT_PHRASES, commandLineActor, describeActor, describeChange, formatStoredPhone, type AuditSubject } from "./audit-texts";
 
 const article: AuditSubject = { noun: "the article", name: "Gold in 2027", href: "/admin/articles/a1" };
 const person: AuditSubject = { noun: "", name: "ann@example.com", href: "/admin/people?q=ann%40example.com" };
@@ -42,6 +42,21 @@ describe("describeChange", () => {
     );
   });
 
+  it("says which ad cost was entered, imported, changed or removed, and for how much", () => {
+    const costs: AuditSubject = { noun: "the ad costs", href: "/admin/analytics/costs" };
+    const key = { day: "2026-11-20", source: "newsmax", campaign: "fall", subId: "A-7" };
+    const cost = (amount: string) => JSON.stringify({ ...key, amount });
+    expect(sentence({ actor: "a@example.com", action: "ad_cost.set", after: cost("120.50") }, costs)).toBe(
+      "a@example.com entered $120.50 for newsmax / fall / sub-id A-7 on 2026-11-20 in [the ad costs]",
+    );
+    expect(sentence({ actor: "a@example.com", action: "ad_cost.import", before: cost("100.00"), after: cost("120.50") }, costs)).toBe(
+      "a@example.com imported $120.50 for newsmax / fall / sub-id A-7 on 2026-11-20 in [the ad costs] (was $100.00)",
+    );
+    expect(sentence({ actor: "a@example.com", action: "ad_cost.delete", before: JSON.stringify({ day: "2026-11-20", source: "newsmax", campaign: "", subId: "", amount: "9.99" }) }, costs)).toBe(
+      "a@example.com removed the cost of newsmax on 2026-11-20 ($9.99) from [the ad costs]",
+    );
+  });
+
   it("still says something for an action without a phrasing, and for odd stored values", () => {
     expect(sentence({ actor: "bench", action: "bench.change" }, { noun: "bench" })).toBe("bench bench change on [bench]");
     expect(sentence({ actor: null, action: "dnc.upload_remove", after: "not json" }, dnc)).toBe("Someone removed numbers from [the Do-Not-Call list]");
@@ -53,6 +68,16 @@ describe("describeChange", () => {
     expect(describeActor("setup")).toBe("The setup page");
     expect(describeActor("admin:create")).toBe("The admin:create command");
     expect(describeActor("ann@example.com")).toBe("ann@example.com");
+  });
+
+  it("says a change came from the command line, which command and who ran it", () => {
+    expect(describeActor(commandLineActor("dnc:import", "ops"))).toBe("The dnc:import command (run by ops)");
+    expect(describeActor(commandLineActor("db:import", ""))).toBe("The db:import command");
+    const database: AuditSubject = { noun: "the database" };
+    const restored = { actor: commandLineActor("db:import", "ops"), action: "database.import", after: JSON.stringify({ file: "backup.jsonl.gz", rows: 20431, tables: 41 }) };
+    expect(sentence(restored, database)).toBe("The db:import command (run by ops) loaded 20,431 rows into [the database] from backup.jsonl.gz");
+    const created = { actor: commandLineActor("admin:create", "ops"), action: "user.create_admin" };
+    expect(sentence(created, person)).toBe("The admin:create command (run by ops) created the admin account [ann@example.com]");
   });
 
   it("formats only US numbers in E.164", () => {
@@ -109,7 +134,7 @@ describe("every audit action the code writes", () => {
 
   it("is found in the code (the scan works)", () => {
     expect(writers.length).toBeGreaterThan(10);
-    for (const action of ["user.role", "article.published", "campaign.pause", "campaign.started", "article.published_on_schedule", "newsletter.send_now", "dnc.upload_add"]) expect(written).toContain(action);
+    for (const action of ["user.role", "article.published", "campaign.pause", "campaign.started", "article.published_on_schedule", "newsletter.send_now", "dnc.upload_add", "database.import"]) expect(written).toContain(action);
   });
 
   it("has a phrasing", () => {

@@ -87,14 +87,33 @@ export const AUDIT_PHRASES: Record<string, Phrase> = {
   "dnc.remove": ({ after }) => `removed ${formatStoredPhone(after)} from {subject}`,
   "dnc.upload_add": ({ after }) => `added ${count(field(after, "changed"), "number", "numbers")} to {subject}${fromFile(after)}`,
   "dnc.upload_remove": ({ after }) => `removed ${count(field(after, "changed"), "number", "numbers")} from {subject}${fromFile(after)}`,
+  // Ad costs (app/services/analytics/ad-costs.server.ts, decision 155)
+  "ad_cost.set": ({ before, after }) => costChange("entered", before, after),
+  "ad_cost.import": ({ before, after }) => costChange("imported", before, after),
+  "ad_cost.delete": ({ before }) => `removed the cost of ${costKey(before)} (${dollars(before)}) from {subject}`,
   // Consent evidence (app/services/consent/chain.server.ts, decision 081)
   "consent.chain_break_acknowledged": ({ after }) => `acknowledged a break in {subject}${text(field(after, "reason")) ? ` (“${text(field(after, "reason"))}”)` : ""}`,
   "rnd.import": ({ after }) => `recorded ${count(field(after, "recorded"), "answer", "answers")} in {subject}${fromFile(after)}`,
+  // A db:export file loaded into a new database (app/db/transfer.server.ts)
+  "database.import": ({ after }) => `loaded ${count(field(after, "rows"), "row", "rows")} into {subject}${fromFile(after)}`,
   // Accounts
   "user.create_admin": () => "created the admin account {subject}",
   "user.promote": () => "made {subject} an admin",
   "user.role": ({ before, after }) => `changed the role of {subject} from ${roleName(field(before, "role"))} to ${roleName(field(after, "role"))}`,
 };
+
+/** An ad cost's key as staff read it: "newsmax / fall / sub1 A-7 on 2026-11-20". */
+function costKey(value: Value) {
+  const parts = [text(field(value, "source")), text(field(value, "campaign")), text(field(value, "subId")) ? `sub-id ${text(field(value, "subId"))}` : ""].filter(Boolean);
+  return `${parts.join(" / ")} on ${text(field(value, "day"))}`;
+}
+
+/** The stored amount ("120.50", whole cents written out) in dollars. */
+const dollars = (value: Value) => `$${text(field(value, "amount"))}`;
+
+function costChange(verb: string, before: Value, after: Value) {
+  return `${verb} ${dollars(after)} for ${costKey(after)} in {subject}${before ? ` (was ${dollars(before)})` : ""}`;
+}
 
 /** Who made a change: a person's e-mail address, or the part of the site that acted on its own. */
 const ACTORS: Record<string, string> = {
@@ -103,11 +122,19 @@ const ACTORS: Record<string, string> = {
   setup: "The setup page",
 };
 
+/**
+ * The actor of a change made with `npm run <command>` (`dnc:import`, `db:import`, `admin:create`):
+ * the command and the system user who ran it, e.g. `dnc:import (command line, ops)`.
+ */
+export function commandLineActor(command: string, user: string) {
+  return user ? `${command} (command line, ${user})` : `${command} (command line)`;
+}
+
 export function describeActor(actor: string | null) {
   if (!actor) return "Someone";
   if (ACTORS[actor]) return ACTORS[actor];
-  // Commands write their npm script's name (`admin:create`, `dnc:import`).
-  if (/^[a-z]+:[a-z-]+$/.test(actor)) return `The ${actor} command`;
+  const command = /^([a-z]+:[a-z-]+)(?: \(command line(?:, (.+))?\))?$/.exec(actor);
+  if (command) return `The ${command[1]} command${command[2] ? ` (run by ${command[2]})` : ""}`;
   return actor;
 }
 

@@ -35,7 +35,7 @@ export const NOTICES = {
   optInError: OPT_IN_ERROR,
   optInSuccess: {
     title: "Welcome Patriot!",
-    description: "You're now subscribed to breaking market alerts!",
+    description: "You’re now subscribed to breaking market alerts!",
     variant: "success",
   },
   /** With double opt-in (SMS_DOUBLE_OPT_IN): the number is subscribed only after the "Y" reply. */
@@ -184,7 +184,7 @@ export type NoticeKey = keyof typeof NOTICES;
 export function newsletterSuccessNotice(siteName: string): Notice {
   return {
     title: "Successfully Subscribed!",
-    description: `Welcome to ${siteName}! You'll receive updates soon.`,
+    description: `Welcome to ${siteName}! You’ll receive updates soon.`,
     variant: "success",
   };
 }
@@ -219,7 +219,7 @@ export const ALERT_NOTICES = {
   testQueued: { title: "Test Sent", description: "The test text is on its way, with its short links.", variant: "success" },
   testFailed: { title: "Test Not Sent", description: "Please enter a valid US mobile number.", variant: "error" },
   scheduled: { title: "Alert Scheduled", description: "The alert will start at the time you picked.", variant: "success" },
-  sending: { title: "Alert Sending", description: "The alert is going out now, within each person's allowed hours.", variant: "success" },
+  sending: { title: "Alert Sending", description: "The alert is going out now, within each person’s allowed hours.", variant: "success" },
   confirm: { title: "Confirm the Number", description: "Type the number of recipients to confirm.", variant: "error" },
   twoFactor: { title: "Code Required", description: "Enter a current code from your authenticator app to send to this many people.", variant: "error" },
   paused: { title: "Alert Paused", description: "No more texts go out until you resume it.", variant: "success" },
@@ -232,7 +232,7 @@ export const ALERT_NOTICES = {
 
 /** People and roles (/admin/people). */
 export const PEOPLE_NOTICES = {
-  changed: { title: "Role Changed", description: "The new role applies from the person's next page load.", variant: "success" },
+  changed: { title: "Role Changed", description: "The new role applies from the person’s next page load.", variant: "success" },
   lastAdmin: {
     title: "Not Changed",
     description: "This is the last admin account. Make someone else an admin first, so that the site keeps an admin.",
@@ -274,7 +274,7 @@ export const ARTICLE_NOTICES = {
   featured: { title: "Featured Article Changed", description: "The blog features this article now.", variant: "success" },
   invalid: { title: "Please Check the Article", description: "Some fields need your attention.", variant: "error" },
   stale: { title: "Changed Elsewhere", description: "Someone saved this article after you opened it. Reload it, then make your change again.", variant: "error" },
-  wrongState: { title: "Not Possible", description: "The article's status changed meanwhile; reload the page.", variant: "error" },
+  wrongState: { title: "Not Possible", description: "The article’s status changed meanwhile; reload the page.", variant: "error" },
   notFound: { title: "Not Found", description: "This article or revision does not exist.", variant: "error" },
   authorCreated: { title: "Author Created", description: "The profile is saved.", variant: "success" },
   authorSaved: { title: "Author Saved", description: "The profile and every byline show the change now.", variant: "success" },

@@ -23,8 +23,8 @@ export function analyzeSms(text: string, brand: string): SmsAnalysis {
   if (encoding === "UCS-2") {
     warnings.push(`Characters outside the GSM alphabet (${nonGsmCharacters.join(" ")}) switch the whole text to UCS-2, 70 characters a segment.`);
   }
-  if (!/\bstop\b/i.test(text)) warnings.push('Include an opt-out instruction such as "Reply STOP to cancel".');
-  if (!/\bhelp\b/i.test(text)) warnings.push("Mention HELP (for example \"Reply HELP for help\").");
+  if (!/\bstop\b/i.test(text)) warnings.push("Include an opt-out instruction such as “Reply STOP to cancel”.");
+  if (!/\bhelp\b/i.test(text)) warnings.push("Mention HELP (for example “Reply HELP for help”).");
   if (!text.toLowerCase().includes(brand.toLowerCase())) warnings.push(`Name the brand (${brand}) so subscribers know who is texting.`);
   return { characters: [...text].length, segments: message.segmentsCount, encoding, nonGsmCharacters, warnings };
 }

@@ -60,6 +60,8 @@ export function classifyInbound(body: string): InboundIntent {
   return "other";
 }
 
+// The replies below are text messages: they stay in GSM-7, straight apostrophes and quotes
+// included (a curly one switches the whole text to UCS-2, 70 characters a segment; decision 147).
 export function helpReply(site: { name: string; email: string; phone: string }) {
   return `${site.name} Alerts: Help at ${site.email} or ${site.phone}. Up to 3 msgs/day. Msg&data rates may apply. Reply STOP to cancel.`;
 }

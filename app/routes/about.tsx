@@ -80,7 +80,7 @@ export default function About() {
             </p>
             <p className="mt-4 leading-relaxed text-muted-foreground">
               So we started writing the analysis we wanted to read ourselves: plain-spoken, grounded in conservative
-              principles and focused on what protects a family&apos;s savings over decades, not days. Today we publish{" "}
+              principles and focused on what protects a family’s savings over decades, not days. Today we publish{" "}
               {POSTS_PER_WEEK} posts every week and more than {SUBSCRIBER_CLAIM} subscribers read our work.
             </p>
           </div>

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account";
+import { withActionRetryAfter } from "~/http/route-headers";
 import { accountAction, type AccountActionData, type AccountIntent } from "~/auth/account-actions.server";
 import { requireUser } from "~/auth/guards.server";
 import { listUserSessions } from "~/auth/instance.server";
@@ -45,10 +46,8 @@ export async function action({ request }: Route.ActionArgs) {
   return accountAction(request, user, body.form);
 }
 
-// One person's page: never stored by a browser cache or a CDN.
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
-}
+// One person's page: never stored by a browser cache or a CDN; a limited post (429) says when to try again.
+export const headers: Route.HeadersFunction = (args) => withActionRetryAfter(args, { "Cache-Control": "private, no-store" });
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Your Account", description: "Your e-mail, password, devices, subscriptions and data.", path: "/account", noindex: true });

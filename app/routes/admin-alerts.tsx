@@ -32,7 +32,7 @@ export default function AdminAlerts({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-3xl font-extrabold text-primary">Market alerts</h1>
-          <p className="mt-2 text-muted-foreground">Texts to the SMS subscribers, sent within each person&apos;s allowed hours.</p>
+          <p className="mt-2 text-muted-foreground">Texts to the SMS subscribers, sent within each person’s allowed hours.</p>
         </div>
         <ButtonLink to="/admin/alerts/new" variant="navy">
           New alert

@@ -18,7 +18,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Dashboard", description: "The staff home: today's figures.", path: "/admin", noindex: true });
+  pageMeta(matches, { title: "Dashboard", description: "The staff home: today’s figures.", path: "/admin", noindex: true });
 
 const number = new Intl.NumberFormat("en-US");
 

@@ -176,12 +176,12 @@ export default function AdminDnc({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" encType="multipart/form-data" reloadDocument className="mt-4 space-y-4">
           <Field label="Date the data was downloaded" name="dataDate" type="date" max={today} defaultValue={today} required />
           <fieldset className="space-y-2">
-            <legend className="text-sm font-semibold">The file&apos;s numbers are</legend>
+            <legend className="text-sm font-semibold">The file’s numbers are</legend>
             <label className="flex items-center gap-2 text-sm">
-              <input type="radio" name="mode" value="add" defaultChecked /> added to the list (area-code file, or a change file&apos;s additions)
+              <input type="radio" name="mode" value="add" defaultChecked /> added to the list (area-code file, or a change file’s additions)
             </label>
             <label className="flex items-center gap-2 text-sm">
-              <input type="radio" name="mode" value="remove" /> removed from the list (a change file&apos;s deletions)
+              <input type="radio" name="mode" value="remove" /> removed from the list (a change file’s deletions)
             </label>
           </fieldset>
           <Field label="Registry file" name="file" type="file" accept=".txt,.csv,.zip,text/plain,application/zip" required />

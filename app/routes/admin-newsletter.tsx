@@ -66,7 +66,7 @@ export default function AdminNewsletter({ loaderData, actionData }: Route.Compon
       </div>
       {!postalAddressSet ? (
         <p role="alert" className="rounded-md border-l-4 border-destructive bg-destructive-soft p-4 text-sm text-destructive">
-          Set SITE_POSTAL_ADDRESS (the sender&apos;s postal address, required by CAN-SPAM in every commercial e-mail) before a newsletter can be sent.
+          Set SITE_POSTAL_ADDRESS (the sender’s postal address, required by CAN-SPAM in every commercial e-mail) before a newsletter can be sent.
         </p>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-3">

@@ -1,6 +1,7 @@
 import { data, Form } from "react-router";
 import type { Route } from "./+types/admin-security";
-import { callAuthEndpoint, cookieHeaders } from "~/auth/call-auth.server";
+import { withActionRetryAfter } from "~/http/route-headers";
+import { callAuthEndpoint, cookieHeaders, retryAfterHeaders, type AuthCall } from "~/auth/call-auth.server";
 import { requireEditor } from "~/auth/guards.server";
 import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
@@ -19,6 +20,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type ActionData = { notice: Notice; totpURI?: string; qrSvg?: string; backupCodes?: string[] };
 
+/** A refused call: limited (429, with when to try again), or the password or code not right. */
+function refused(call: AuthCall, notice: Notice) {
+  if (call.status === 429) {
+    return data<ActionData>({ notice: { ...notice, description: "Too many attempts. Please wait a minute and try again." } }, { status: 429, headers: retryAfterHeaders(call) });
+  }
+  return data<ActionData>({ notice }, { status: 400 });
+}
+
 export async function action({ request }: Route.ActionArgs) {
   await requireEditor(request, { allowWithout2fa: true });
   const body = await readFormOrAnswer(request);
@@ -26,7 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
   const form = body.form;
   if (form.intent === "enable") {
     const call = await callAuthEndpoint(request, "/two-factor/enable", { password: form.password ?? "" });
-    if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned On", description: "The password is not correct.", variant: "error" } }, { status: 400 });
+    if (!call.ok) return refused(call, { title: "Not Turned On", description: "The password is not correct.", variant: "error" });
     const totpURI = String(call.body?.totpURI ?? "");
     return data<ActionData>(
       {
@@ -41,7 +50,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   if (form.intent === "verify") {
     const call = await callAuthEndpoint(request, "/two-factor/verify-totp", { code: (form.code ?? "").replace(/\s/g, "") });
-    if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned On", description: "That code is not valid.", variant: "error" } }, { status: 400 });
+    if (!call.ok) return refused(call, { title: "Not Turned On", description: "That code is not valid.", variant: "error" });
     return data<ActionData>(
       { notice: { title: "Two-Factor Sign-In On", description: "You will be asked for a code at every sign-in.", variant: "success" } },
       { headers: cookieHeaders(call) },
@@ -49,7 +58,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   if (form.intent === "disable") {
     const call = await callAuthEndpoint(request, "/two-factor/disable", { password: form.password ?? "" });
-    if (!call.ok) return data<ActionData>({ notice: { title: "Not Turned Off", description: "The password is not correct.", variant: "error" } }, { status: 400 });
+    if (!call.ok) return refused(call, { title: "Not Turned Off", description: "The password is not correct.", variant: "error" });
     return data<ActionData>(
       { notice: { title: "Two-Factor Sign-In Off", description: "Sign-in now needs only your password.", variant: "success" } },
       { headers: cookieHeaders(call) },
@@ -57,6 +66,9 @@ export async function action({ request }: Route.ActionArgs) {
   }
   return data<ActionData>({ notice: { title: "Unknown Action", description: "Nothing was changed.", variant: "error" } }, { status: 400 });
 }
+
+// A limited post (429) says when to try again.
+export const headers: Route.HeadersFunction = (args) => withActionRetryAfter(args);
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Security", description: "Two-factor sign-in.", path: "/admin/security", noindex: true });

@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { Pager } from "~/components/admin/pager";
 import type { Route } from "./+types/admin-subscribers";
 import { requireAdmin } from "~/auth/guards.server";
@@ -11,6 +11,12 @@ import { CERTIFICATE_TEXTS } from "~/lib/consent-evidence-texts";
 import { pageMeta } from "~/lib/route-meta";
 import { consentHistory, listSubscribers, optInsPerDay, PAGE_SIZE, subscriberCounts } from "~/services/admin/reports.server";
 import { describePostback, postbackStates } from "~/services/admin/postbacks.server";
+import { listSignUps } from "~/services/admin/sign-up-list.server";
+import { getEnv } from "~/http/env.server";
+import { SIGN_UP_FILTER_TEXTS as F } from "~/lib/sign-up-filter-texts";
+import { isFiltered, signUpFilterParams } from "~/services/analytics/sign-up-filter";
+import { parseSignUpFilter } from "~/services/analytics/sign-up-filter.server";
+import { createSiteClock } from "~/services/analytics/site-clock";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -18,44 +24,64 @@ export async function loader({ request }: Route.LoaderArgs) {
   const search = url.searchParams.get("q")?.slice(0, 100) ?? "";
   const page = pageParam(request);
   const selected = url.searchParams.get("id");
+  const timeZone = getEnv().ANALYTICS_TIME_ZONE;
+  // The sign-ups a figure of /admin/analytics counts (decision 157); a bad filter is refused, never widened.
+  const parsed = parseSignUpFilter(url.searchParams, createSiteClock(timeZone)().day);
+  const filter = parsed.ok ? parsed.filter : {};
+  const filtered = parsed.ok && isFiltered(filter);
   const db = await getDb();
   const [counts, perDay, list, history] = await Promise.all([
     subscriberCounts(db),
     optInsPerDay(db, 90),
-    listSubscribers(db, { search, page }),
+    !parsed.ok
+      ? Promise.resolve({ rows: [], total: 0 })
+      : filtered
+        ? listSignUps(db, filter, { search, page, timeZone, now: new Date() })
+        : listSubscribers(db, { search, page }).then((found) => ({ ...found, rows: found.rows.map((row) => ({ ...row, signUpId: null, signedUpAt: null })) })),
     selected && /^[0-9a-f-]{36}$/.test(selected) ? consentHistory(db, selected) : Promise.resolve(null),
   ]);
-  const postbacks = await postbackStates(db, list.rows.map((row) => row.id));
-  return {
-    counts,
-    perDay,
-    search,
-    page,
-    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
-    total: list.total,
-    rows: list.rows.map((row) => ({
-      ...row,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-      confirmBy: row.confirmBy?.toISOString() ?? null,
-      postback: describePostback(postbacks.get(row.id)),
-    })),
-    selected,
-    history: history?.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })) ?? null,
-  };
+  const postbacks = await postbackStates(db, [...new Set(list.rows.map((row) => row.id))]);
+  return data(
+    {
+      counts,
+      perDay,
+      search,
+      page,
+      filter,
+      filterParams: signUpFilterParams(filter),
+      filtered,
+      filterError: parsed.ok ? null : parsed.error,
+      pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+      total: list.total,
+      rows: list.rows.map((row) => ({
+        ...row,
+        key: row.signUpId === null ? row.id : `sign-up-${row.signUpId}`,
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+        signedUpAt: row.signedUpAt?.toISOString() ?? null,
+        confirmBy: row.confirmBy?.toISOString() ?? null,
+        postback: describePostback(postbacks.get(row.id)),
+      })),
+      selected,
+      history: history?.map((event) => ({ ...event, occurredAt: event.occurredAt.toISOString() })) ?? null,
+    },
+    { status: parsed.ok ? 200 : 400 },
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Subscribers", description: "Subscribers and consent records.", path: "/admin/subscribers", noindex: true });
 
 export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
-  const { counts, perDay, rows, search, page, pages, total, history, selected } = loaderData;
+  const { counts, perDay, rows, search, page, pages, total, history, selected, filter, filterParams, filtered, filterError } = loaderData;
+  const kept = { ...filterParams, ...(search ? { q: search } : {}) };
+  const clear = search ? `/admin/subscribers?${new URLSearchParams({ q: search })}` : "/admin/subscribers";
   return (
     <div className="space-y-8">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-3xl font-extrabold text-primary">Subscribers</h1>
-        <a href="/admin/subscribers.csv" className={buttonVariants({ variant: "navy", size: "sm" })} download>
-          Export CSV
+        <a href={filtered ? `/admin/subscribers.csv?${new URLSearchParams(filterParams)}` : "/admin/subscribers.csv"} className={buttonVariants({ variant: "navy", size: "sm" })} download>
+          {filtered ? F.exportFiltered : "Export CSV"}
         </a>
       </div>
       <Card className="p-6">
@@ -86,9 +112,32 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
       </Card>
       <section aria-labelledby="list-heading">
         <h2 id="list-heading" className="text-xl font-bold text-primary">
-          All subscribers ({total})
+          {filtered ? F.heading(total) : `All subscribers (${total})`}
         </h2>
+        {filterError ? (
+          <div role="alert" className="mt-3 rounded-md border border-destructive p-3 text-sm" data-testid="sign-up-filter-error">
+            <p className="font-semibold">{F.refused}</p>
+            <p>{filterError}</p>
+            <Link to={clear} className="font-semibold underline">
+              {F.clear}
+            </Link>
+          </div>
+        ) : null}
+        {filtered ? (
+          <div className="mt-3 rounded-md border border-border bg-muted p-3 text-sm" data-testid="sign-up-filter">
+            <p>
+              {F.showing(filter)}{" "}
+              <Link to={clear} className="font-semibold underline">
+                {F.clear}
+              </Link>
+            </p>
+            <p className="mt-1 text-muted-foreground">{F.note}</p>
+          </div>
+        ) : null}
         <Form method="get" className="mt-3 flex gap-2" role="search">
+          {Object.entries(filterParams).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
           <label htmlFor="q" className="sr-only">
             Search subscribers
           </label>
@@ -108,13 +157,13 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
                 <th className="pr-3">Source</th>
                 <th className="pr-3">Click id</th>
                 <th className="pr-3">Postback</th>
-                <th className="pr-3">Date</th>
+                <th className="pr-3">{filtered ? F.signedUp : "Date"}</th>
                 <th>Consent</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((row) => (
-                <tr key={row.id} className="border-t border-border">
+                <tr key={row.key} className="border-t border-border">
                   <td data-label="Name" className="py-2 pr-3">
                     {row.firstName} {row.lastName}
                   </td>
@@ -124,9 +173,9 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
                   <td data-label="Source" className="pr-3">{row.source}</td>
                   <td data-label="Click id" className="pr-3">{row.clickId}</td>
                   <td data-label="Postback" className="pr-3">{row.postback}</td>
-                  <td data-label="Date" className="pr-3">{row.createdAt.slice(0, 10)}</td>
+                  <td data-label={filtered ? F.signedUp : "Date"} className="pr-3">{(row.signedUpAt ?? row.createdAt).slice(0, 10)}</td>
                   <td data-label="Consent">
-                    <Link to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(page), id: row.id })}#history`} className="text-accent-strong underline">
+                    <Link to={`?${new URLSearchParams({ ...kept, page: String(page), id: row.id })}#history`} className="text-accent-strong underline">
                       History
                     </Link>{" "}
                     ·{" "}
@@ -139,7 +188,7 @@ export default function AdminSubscribers({ loaderData }: Route.ComponentProps) {
             </tbody>
           </table>
         </div>
-        <Pager page={page} pages={pages} params={search ? { q: search } : {}} className="mt-4" />
+        <Pager page={page} pages={pages} params={kept} className="mt-4" />
       </section>
       {history ? (
         <section id="history" aria-labelledby="history-heading">

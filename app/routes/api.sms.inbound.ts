@@ -25,7 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
     await getDb(),
     { messageSid: MessageSid, from: From, body: Body ?? "", optOutType: fields.OptOutType },
     site,
-    { postbackUrl: getEnv().CONVERSION_POSTBACK_URL },
+    { postbackUrl: getEnv().CONVERSION_POSTBACK_URL, postbackAdPlatform: getEnv().CONVERSION_POSTBACK_AD_PLATFORM },
   );
   // A message no keyword matched goes to the log for a person to read (it may still be an opt-out).
   if (result.intent === "other") logger.warn({ messageSid: MessageSid, from: From, body: Body }, "inbound SMS needs review");

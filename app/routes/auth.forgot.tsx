@@ -1,6 +1,7 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/auth.forgot";
-import { callAuthEndpoint } from "~/auth/call-auth.server";
+import { withActionRetryAfter } from "~/http/route-headers";
+import { callAuthEndpoint, retryAfterHeaders } from "~/auth/call-auth.server";
 import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -16,10 +17,13 @@ export async function action({ request }: Route.ActionArgs) {
   const email = (form.email ?? "").trim().slice(0, 254);
   if (!email.includes("@")) return data({ notice: noticeWith("resetFailed", "Please enter the email address of your account.") }, { status: 400 });
   const call = await callAuthEndpoint(request, "/request-password-reset", { email, redirectTo: "/auth/reset" });
-  if (call.status === 429) return data({ notice: noticeWith("resetFailed", "Too many requests. Please wait a minute and try again.") }, { status: 429 });
+  if (call.status === 429) return data({ notice: noticeWith("resetFailed", "Too many requests. Please wait a minute and try again.") }, { status: 429, headers: retryAfterHeaders(call) });
   // The same answer whether or not the address has an account.
   throw redirect("/auth/forgot?notice=resetRequested");
 }
+
+// A limited post (429) says when to try again.
+export const headers: Route.HeadersFunction = (args) => withActionRetryAfter(args);
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Reset Your Password", description: "Ask for a password reset link.", path: "/auth/forgot", noindex: true });

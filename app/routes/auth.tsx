@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/auth";
+import { withActionRetryAfter } from "~/http/route-headers";
 import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -33,6 +34,9 @@ export async function action({ request }: Route.ActionArgs) {
   const form = body.form;
   return authFormAction(request, form);
 }
+
+// A limited post (429) says when to try again.
+export const headers: Route.HeadersFunction = (args) => withActionRetryAfter(args);
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Sign In", description: "Sign in to access the admin panel.", path: "/auth", noindex: true });

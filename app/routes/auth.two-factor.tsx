@@ -1,6 +1,7 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/auth.two-factor";
-import { callAuthEndpoint, cookieHeaders } from "~/auth/call-auth.server";
+import { withActionRetryAfter } from "~/http/route-headers";
+import { callAuthEndpoint, cookieHeaders, retryAfterHeaders } from "~/auth/call-auth.server";
 import { Field } from "~/components/forms/field";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -22,8 +23,13 @@ export async function action({ request }: Route.ActionArgs) {
     const separator = returnTo.includes("?") ? "&" : "?";
     throw redirect(`${returnTo}${separator}notice=signedIn`, { headers: cookieHeaders(call) });
   }
+  // Limited (3 codes in 10 s): not a wrong code, so not said to be one.
+  if (call.status === 429) return data({ notice: noticeWith("signInFailed", "Too many attempts. Please wait a minute and try again.") }, { status: 429, headers: retryAfterHeaders(call) });
   return data({ notice: noticeWith("signInFailed", "That code is not valid. Try the current code from your app, or a backup code.") }, { status: 401 });
 }
+
+// A limited post (429) says when to try again.
+export const headers: Route.HeadersFunction = (args) => withActionRetryAfter(args);
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Two-Factor Sign-In", description: "Enter your sign-in code.", path: "/auth/two-factor", noindex: true });

@@ -1,6 +1,7 @@
 import { Clock, Mail, MapPin, Phone } from "lucide";
 import { Icon } from "~/components/ui/icon";
 import type { Route } from "./+types/contact";
+import { withActionRetryAfter } from "~/http/route-headers";
 import { telHref } from "~/components/site/footer";
 import { ContactForm } from "~/components/site/contact-form";
 import { JsonLd } from "~/components/site/json-ld";
@@ -24,6 +25,9 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
     return { form: "contact" as const, ok: false, notice: CONTACT_FAILED };
   }
 }
+
+// A limited post (429) says when to try again.
+export const headers: Route.HeadersFunction = (args) => withActionRetryAfter(args);
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

@@ -9,6 +9,7 @@ import { cn } from "~/lib/cn";
 import { pageMeta } from "~/lib/route-meta";
 import { useSiteConfig } from "~/root";
 import type { RouteHandle } from "~/root";
+import { OFFER_PATH } from "~/lib/offer-link";
 
 export const handle: RouteHandle = { hydrate: false };
 
@@ -36,10 +37,15 @@ const GUIDE_CONTENTS = [
   "Questions to ask any dealer before you buy",
 ] as const;
 
-/** Sponsor links: new tab, and marked as paid so search engines do not pass ranking to them. */
-function OfferLink({ href, className, children }: { href: string; className?: string; children: React.ReactNode }) {
+/**
+ * Sponsor links: new tab, and marked as paid so search engines do not pass ranking to them. They
+ * lead through our own redirect, which counts the click and fills the sponsor's address from the
+ * visit (decision 152): the link sends its Referer (this page and its query) to us alone, and the
+ * redirect sends none on to the sponsor, as `noreferrer` did.
+ */
+function OfferLink({ className, children }: { className?: string; children: React.ReactNode }) {
   return (
-    <a href={href} target="_blank" rel="sponsored noopener noreferrer" className={className}>
+    <a href={OFFER_PATH} target="_blank" rel="sponsored noopener" className={className}>
       {children}
       <span className="sr-only"> (opens in a new tab)</span>
     </a>
@@ -87,11 +93,11 @@ export default function Gold() {
                 savings from inflation, market crashes and a weakening dollar. The guide is free and there is no
                 obligation.
               </p>
-              <OfferLink href={site.offerUrl} className={cn(cta, "mt-8")}>
+              <OfferLink className={cn(cta, "mt-8")}>
                 Claim My Free Guide
               </OfferLink>
             </div>
-            <OfferLink href={site.offerUrl} className="block">
+            <OfferLink className="block">
               <img
                 src="/images/gold-guide.svg"
                 alt="The free retirement wealth guide beside gold bars and a gold coin"
@@ -109,7 +115,7 @@ export default function Gold() {
         <section className="py-14" aria-labelledby="inside-heading">
           <div className="mx-auto max-w-4xl px-4">
             <h2 id="inside-heading" className="flex items-center gap-3 text-3xl font-extrabold text-primary">
-              <Icon node={BookOpen} className="h-8 w-8 text-accent" /> What&apos;s Inside the Guide
+              <Icon node={BookOpen} className="h-8 w-8 text-accent" /> What’s Inside the Guide
             </h2>
             <ul className="mt-6 space-y-3">
               {GUIDE_CONTENTS.map((item) => (
@@ -145,7 +151,7 @@ export default function Gold() {
             </div>
           </div>
           <div className="mt-10 text-center">
-            <OfferLink href={site.offerUrl} className={cta}>
+            <OfferLink className={cta}>
               Send Me the Free Guide
             </OfferLink>
           </div>
@@ -154,7 +160,7 @@ export default function Gold() {
         <section className="py-10">
           <p className="mx-auto max-w-4xl px-4 text-sm leading-relaxed text-muted-foreground">
             <strong>Advertising disclosure:</strong> This page is a paid advertisement. {site.name} may be compensated
-            when you request the guide or do business with the sponsor. The sponsor&apos;s offer is governed by its own
+            when you request the guide or do business with the sponsor. The sponsor’s offer is governed by its own
             terms and privacy policy. This page is educational and is not personalized investment advice; precious
             metals carry risk, including the loss of principal.
           </p>

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/home";
+import { withActionRetryAfter } from "~/http/route-headers";
 import { HomePage } from "~/components/home/home-page";
 import { JsonLd } from "~/components/site/json-ld";
 import { useSiteConfig } from "~/root";
@@ -30,6 +31,9 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 }
 
 export const shouldRevalidate = keepDataAfterPostToSameUrl;
+
+// A limited post (429) says when to try again.
+export const headers: Route.HeadersFunction = (args) => withActionRetryAfter(args);
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...HOME_SEO, path: "/home" });
 

@@ -1,8 +1,9 @@
 import { data } from "react-router";
 import type { Route } from "./+types/opt-in";
+import { withActionRetryAfter } from "~/http/route-headers";
 import { CONSENT_FORM_BODY_LIMIT, readFormOrAnswer } from "~/http/body.server";
 import { runOptIn } from "~/http/opt-in.server";
-import { formPageAddress, requestEvidence } from "~/http/request.server";
+import { formPageAddress, requestEvidence, requestGpc } from "~/http/request.server";
 import { PAGE_ADDRESS_FIELD } from "~/lib/interaction";
 import { OPT_IN_ERROR } from "~/lib/notice-fallbacks";
 import { OptInPage } from "~/components/opt-in/opt-in-page";
@@ -17,7 +18,7 @@ export async function action({ request }: Route.ActionArgs) {
   const body = await readFormOrAnswer(request, CONSENT_FORM_BODY_LIMIT);
   if ("answer" in body) return body.answer;
   const fields = body.form;
-  const result = await runOptIn(fields, requestEvidence(request, formPageAddress(request, fields[PAGE_ADDRESS_FIELD])), formPageOf(request));
+  const result = await runOptIn(fields, requestEvidence(request, formPageAddress(request, fields[PAGE_ADDRESS_FIELD])), formPageOf(request), requestGpc(request));
   const headers: HeadersInit = result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   return data(result.actionData, { status: result.status, headers });
 }
@@ -32,6 +33,9 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 }
 
 export const shouldRevalidate = keepDataAfterPostToSameUrl;
+
+// A limited post (429) says when to try again.
+export const headers: Route.HeadersFunction = (args) => withActionRetryAfter(args);
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { ...OPT_IN_SEO, path: "/opt-in" });
 

@@ -60,7 +60,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: "Create the First Admin", description: "Create the site's first admin account.", path: "/setup", noindex: true });
+  pageMeta(matches, { title: "Create the First Admin", description: "Create the site’s first admin account.", path: "/setup", noindex: true });
 
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData && "errors" in actionData ? actionData : undefined;

@@ -5,14 +5,18 @@
 // an article published through the first one's admin until the second serves it from memory.
 // Optional (ARCHIVE_WRK=1): /about, /blog and an archive article from memory against nginx
 // gzip_static, as bench:pages measures them. Needs a production build (npm run build).
-import { execFileSync } from "node:child_process";
+// benchMemory (ARCHIVE_PARTS=memory): the memory bound of issue 32 (decision 137): the RSS of the
+// server after every article page is served once, with no settings at all, for the six-article
+// site and for ARCHIVE_MEMORY_SIZES (2,000 and 10,000) more articles, and the heap limit `npm start`
+// gives against `node server.mjs`'s.
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPostgresDatabase } from "../../tests/support/test-db";
 import { createAdmin, signIn } from "../../tests/system/support/admin-session";
 import { openSiteDatabase, rows } from "../../tests/system/support/inspect";
-import { startSite, type SiteProcess } from "../../tests/system/support/site";
+import { BUILD_SITE_URL, startSite, TEST_AUTH_SECRET, type SiteProcess } from "../../tests/system/support/site";
 import { addArchive } from "./archive-seed";
 import { publishForm } from "./publish-form";
 
@@ -23,9 +27,16 @@ const ADMIN = { email: "bench-archive@patriotinvestor.example", password: "Sarat
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** VmRSS and VmHWM (peak) of a process, in MB. */
-function memory(site: SiteProcess) {
-  const status = readFileSync(`/proc/${site.child.pid}/status`, "utf8");
+/** The server's "listening" line: its own process id (server.mjs may have started it as a child) and its memory bounds. */
+function listening(output: string) {
+  const line = output.split("\n").find((text) => text.includes('"msg":"listening on'));
+  if (!line) throw new Error(`no "listening" line (LOG_LEVEL info?):\n${output}`);
+  return JSON.parse(line) as { pid: number; heapLimitMb: number; pageCacheMb: number };
+}
+
+/** VmRSS and VmHWM (peak) of the server process, in MB; `of`: another process (the one that started it). */
+function memory(site: SiteProcess, of = listening(site.output()).pid) {
+  const status = readFileSync(`/proc/${of}/status`, "utf8");
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
 }
@@ -124,6 +135,24 @@ function throughput(site: SiteProcess, articlePath: string) {
   }
 }
 
+/** Every article page once, CONCURRENCY at a time, as a browser asks (brotli or gzip). */
+async function serveEveryArticle(site: SiteProcess, slugs: string[]) {
+  const served = performance.now();
+  let next = 0;
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < slugs.length) {
+        const slug = slugs[next++]!;
+        const response = await fetch(`${site.url}/articles/${slug}`);
+        await response.arrayBuffer();
+        if (response.status !== 200) failures++;
+      }
+    }),
+  );
+  return { failures, serveSeconds: (performance.now() - served) / 1000 };
+}
+
 export async function benchServer(kind: "postgres" | "pglite") {
   const dataDir = mkdtempSync(path.join(tmpdir(), "bench-archive-"));
   const database = kind === "postgres" ? await createPostgresDatabase() : undefined;
@@ -148,20 +177,7 @@ export async function benchServer(kind: "postgres" | "pglite") {
     const atReady = memory(a);
     const blogBytes = Buffer.byteLength(await (await fetch(`${a.url}/blog`, { headers: { "Accept-Encoding": "identity" } })).text());
 
-    const served = performance.now();
-    let next = 0;
-    let failures = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < slugs.length) {
-          const slug = slugs[next++]!;
-          const response = await fetch(`${a.url}/articles/${slug}`);
-          await response.arrayBuffer();
-          if (response.status !== 200) failures++;
-        }
-      }),
-    );
-    const serveSeconds = (performance.now() - served) / 1000;
+    const { failures, serveSeconds } = await serveEveryArticle(a, slugs);
     const afterServing = memory(a);
     // A second pass over the newest 500: from memory or disk, no render.
     const again = performance.now();
@@ -195,5 +211,81 @@ export async function benchServer(kind: "postgres" | "pglite") {
     await Promise.all(sites.map((site) => site.stop()));
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** No setting that bounds memory: NODE_OPTIONS empty (not inherited), PAGE_CACHE_MB unset. */
+const DEFAULTS = { NODE_OPTIONS: "" };
+
+/** A site with `added` archive articles besides the six, every article page served once, and the server's memory then. */
+async function memoryAfterServing(kind: "postgres" | "pglite", added: number) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bench-archive-memory-"));
+  const database = kind === "postgres" ? await createPostgresDatabase() : undefined;
+  const env = { ...(database ? { DATABASE_URL: database.url } : {}), DATA_DIR: dataDir, LOG_LEVEL: "info", ...DEFAULTS };
+  let site: SiteProcess | undefined;
+  try {
+    await (await startSite(env, { readyTimeoutMs: 120_000 })).stop();
+    const handle = await openSiteDatabase(database ? { url: database.url } : { dataDir });
+    let slugs: string[];
+    try {
+      if (added > 0) await addArchive(handle.db, added);
+      slugs = (await rows<{ slug: string }>(handle, "SELECT slug FROM published_articles ORDER BY publish_at DESC")).map((row) => row.slug);
+    } finally {
+      await handle.close();
+    }
+    site = await startSite(env, { readyTimeoutMs: 120_000 });
+    const { pid, heapLimitMb, pageCacheMb } = listening(site.output());
+    const atReady = memory(site);
+    const { failures, serveSeconds } = await serveEveryArticle(site, slugs);
+    const after = memory(site);
+    // The process `node server.mjs` is: it waits for the server and passes signals on.
+    const launcher = site.child.pid === pid ? undefined : memory(site, site.child.pid).rssMb;
+    return { articles: slugs.length, heapLimitMb, pageCacheMb, rssAtReadyMb: atReady.rssMb, rssAfterServingMb: after.rssMb, peakRssMb: after.peakMb, launcherRssMb: launcher, failures, perSecond: Math.round(slugs.length / serveSeconds) };
+  } finally {
+    await site?.stop();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The heap limit of the server `npm start` runs (the build being current, it does not build). */
+async function heapLimitUnderNpmStart() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bench-archive-npm-start-"));
+  const port = 3000 + Math.floor(Math.random() * 1000);
+  const child = spawn("npm", ["start"], {
+    env: { ...process.env, ...DEFAULTS, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), SITE_URL: BUILD_SITE_URL, DATA_DIR: dataDir, LOG_LEVEL: "info", AUTH_SECRET: TEST_AUTH_SECRET },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    for (const deadline = Date.now() + 60_000; !output.includes('"msg":"listening on'); ) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not listen:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return listening(output).heapLimitMb;
+  } finally {
+    // The server's own process stops on SIGTERM; npm and scripts/start.mjs then end with it.
+    const pid = output.includes('"msg":"listening on') ? listening(output).pid : child.pid!;
+    process.kill(pid, "SIGTERM");
+    await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Issue 32: with no settings, the server's RSS after every article page is served once, at
+ * six articles and at each of ARCHIVE_MEMORY_SIZES more (2,000 and 10,000 by default), and the
+ * heap limit under `npm start` (it must be the one of `node server.mjs`).
+ */
+export async function benchMemory(kind: "postgres" | "pglite") {
+  const sizes = (process.env.ARCHIVE_MEMORY_SIZES ?? "2000,10000").split(",").map(Number);
+  const npmStartHeapLimitMb = await heapLimitUnderNpmStart();
+  const six = await memoryAfterServing(kind, 0);
+  console.log(JSON.stringify({ kind, memory: "defaults", npmStartHeapLimitMb, ...six }));
+  for (const added of sizes) {
+    const result = await memoryAfterServing(kind, added);
+    console.log(JSON.stringify({ kind, memory: "defaults", ...result, moreThanSixMb: result.rssAfterServingMb - six.rssAfterServingMb }));
   }
 }

@@ -1,15 +1,16 @@
 // npm run bench:archive (issue 26), on PostgreSQL and on PGlite (ARCHIVE_DB=postgres,pglite),
 // 10,000 published articles (ARCHIVE_ARTICLES): site search, median and p99 of 1,000 searches
-// through the service the /search page calls; then (ARCHIVE_PARTS=search,server) one production
+// through the service the /search page calls; then (ARCHIVE_PARTS=search,server,memory) one production
 // process over the same archive: start, memory, /blog bytes, every article served once, publish
-// live on a second process (scripts/bench/archive-server.ts; needs npm run build).
+// live on a second process; and the memory with no settings after every article page is served
+// once, at 6, 2,006 and 10,006 articles (scripts/bench/archive-server.ts; needs npm run build).
 import { sql } from "drizzle-orm";
 import { importSeedArticles } from "~/services/content/import.server";
 import { seedArticleFiles } from "~/content/seed/seed-articles.server";
 import { searchArticles } from "~/services/content/search.server";
 import { openTestDatabase } from "../../tests/support/test-db";
 import { addArchive } from "./archive-seed";
-import { benchServer } from "./archive-server";
+import { benchMemory, benchServer } from "./archive-server";
 
 const ARTICLES = Number(process.env.ARCHIVE_ARTICLES ?? 10_000);
 const QUERIES = 1_000;
@@ -41,9 +42,10 @@ async function bench(kind: "postgres" | "pglite") {
   }
 }
 
-const parts = (process.env.ARCHIVE_PARTS ?? "search,server").split(",");
+const parts = (process.env.ARCHIVE_PARTS ?? "search,server,memory").split(",");
 for (const kind of (process.env.ARCHIVE_DB ?? "postgres,pglite").split(",") as ("postgres" | "pglite")[]) {
   if (parts.includes("search")) await bench(kind);
   if (parts.includes("server")) await benchServer(kind);
+  if (parts.includes("memory")) await benchMemory(kind);
 }
 process.exit(0);

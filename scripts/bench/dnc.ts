@@ -23,7 +23,7 @@ for (const kind of ["pglite", "postgres"] as const) {
   const pg = kind === "postgres" ? await createPostgresDatabase() : null;
   const handle = await openDatabase(pg ? { url: pg.url } : { dataDir: path.join(dir, "pglite") });
   const started = performance.now();
-  const result = await importDncFile(handle.db, file, { mode: "add", dataDate: "2026-11-21" });
+  const result = await importDncFile(handle.db, file, { mode: "add", dataDate: "2026-11-21", actor: "bench" });
   const seconds = (performance.now() - started) / 1000;
   const count = await handle.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM dnc_numbers`);
 

@@ -13,6 +13,6 @@ const file = path.join(mkdtempSync(path.join(tmpdir(), "bench-dnc-")), "dnc.txt"
 await makeDncFile(file, Number(process.env.DNC_COUNT ?? 1_000_000));
 const pg = kind === "postgres" ? await createPostgresDatabase() : null;
 const handle = await openDatabase(pg ? { url: pg.url } : { dataDir: path.join(dataDir!, "pglite") });
-await importDncFile(handle.db, file, { mode: "add", dataDate: new Date().toISOString().slice(0, 10) });
+await importDncFile(handle.db, file, { mode: "add", dataDate: new Date().toISOString().slice(0, 10), actor: "bench" });
 await handle.close();
 if (pg) console.log(pg.url);

@@ -19,11 +19,12 @@ ensure_tools() {
 }
 
 # start_app PORT [ENV=VALUE ...]: the production server in the background; prints its PID.
+# APP_ROOT=<folder> starts another checkout's build (bench:pages with BEFORE_REF).
 start_app() {
   local port="$1"; shift
   local data; data="$(mktemp -d /tmp/bench-data-XXXX)"
   # Production refuses DATABASE_URL without AUTH_SECRET; a throw-away one is enough to measure.
-  (cd "$ROOT" && exec env NODE_ENV=production PORT="$port" HOST=127.0.0.1 DATA_DIR="$data" LOG_LEVEL=warn AUTH_SECRET="bench-only-secret-$(date +%s)-0123456789abcdef" "$@" node server.mjs > "/tmp/bench-app-$port.log" 2>&1) &
+  (cd "${APP_ROOT:-$ROOT}" && exec env NODE_ENV=production PORT="$port" HOST=127.0.0.1 DATA_DIR="$data" LOG_LEVEL=warn AUTH_SECRET="bench-only-secret-$(date +%s)-0123456789abcdef" "$@" node server.mjs > "/tmp/bench-app-$port.log" 2>&1) &
   echo $! > "/tmp/bench-app-$port.pid"
   for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/readyz" > /dev/null && return 0; sleep 0.5; done
   echo "the app on port $port did not start; see /tmp/bench-app-$port.log" >&2; exit 1

@@ -6,6 +6,7 @@ import { E2E_ADMIN, E2E_BASE_URL, E2E_MAIL_URL, E2E_TWILIO } from "../support/e2
 import { expect, gotoHydrated, randomIp, randomMobile, signInAsAdmin, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
 import type { SentMessage } from "../support/twilio-stand-in";
+import { nuErrors } from "../support/nu-check";
 import { ARTICLES } from "../support/public-routes";
 
 const toast = (page: Page) => page.locator("[data-sonner-toast]");
@@ -75,6 +76,8 @@ test.describe("the signed-in state on every page", () => {
   });
 
   test("a reader sees Account and Sign Out on an article, the home page, the opt-in page and the advertorial; never a shared copy", async ({ page, request }) => {
+    // The HTML checker starts a Java process per page.
+    test.setTimeout(90_000);
     await newReader(page, request, "header");
     for (const path of [ARTICLE, "/", "/opt-in", "/gold"]) {
       const response = await page.goto(path);
@@ -84,6 +87,10 @@ test.describe("the signed-in state on every page", () => {
       await expect(page.getByRole("button", { name: "Sign Out" }), path).toBeVisible();
       await expect(page.getByRole("link", { name: "Admin", exact: true }), path).toHaveCount(0);
     }
+    // The signed-in header (its sign-out form) keeps the pages valid HTML: the article's header and
+    // the advertorial’s own bar, checked side by side.
+    const signedInPages = await Promise.all([ARTICLE, "/gold"].map(async (path) => (await page.request.get(path)).text()));
+    for (const [index, errors] of (await Promise.all(signedInPages.map(nuErrors))).entries()) expect(errors, [ARTICLE, "/gold"][index]).toEqual([]);
     // A client-side move to a prerendered page fetches its .data per request too: still signed in.
     await gotoHydrated(page, "/home");
     const data = page.waitForResponse((response) => response.url().includes("/about.data"));
@@ -159,8 +166,12 @@ test.describe("the staff home", () => {
     await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/auth?redirectTo=%2Fadmin%2F");
     await expect(page).toHaveURL(/\/admin\/(\?notice=signedIn)?$/);
     const figure = async (testId: string) => Number((await page.getByTestId(testId).innerText()).replace(/\D+/g, " ").trim().split(" ").pop());
-    const cells = async (testId: string, row: number) =>
-      (await page.getByTestId(testId).locator("tbody tr").nth(row).locator("td").allInnerTexts()).map((text) => Number(text.replace(/,/g, "")));
+    // allInnerTexts does not wait: the row must be there first (read too early it gave NaN once).
+    const cells = async (testId: string, row: number) => {
+      const tds = page.getByTestId(testId).locator("tbody tr").nth(row).locator("td");
+      await expect(tds.first()).toBeVisible();
+      return (await tds.allInnerTexts()).map((text) => Number(text.replace(/,/g, "")));
+    };
     const before = { sms: await cells("new-subscribers", 0), smsOut: await cells("opt-outs", 0), email: await cells("new-subscribers", 1), unread: await figure("unread-inbox") };
 
     // Two SMS opt-ins, one of which texts STOP; one newsletter sign-up; one contact message.
@@ -227,7 +238,7 @@ test.describe("the staff home", () => {
   });
 
   test("says what each figure counts; a stop on the account page and a deleted account are newsletter opt-outs", async ({ page, request, browser }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const admin = await (await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": randomIp() } })).newPage();
     await signIn(admin, E2E_ADMIN.email, E2E_ADMIN.password, "/auth?redirectTo=%2Fadmin");
     await expect(admin).toHaveURL(/\/admin(\?notice=signedIn)?$/);
@@ -386,7 +397,7 @@ test.describe("a reader's account page", () => {
     await staff.goto(`/admin/subscribers?q=${encodeURIComponent(e164)}`);
     await staff.locator("tbody tr").filter({ hasText: e164 }).getByRole("link", { name: "Certificate" }).click();
     const confirmed = staff.locator(".certificate-event").filter({ has: staff.getByRole("heading", { name: /Number confirmed by its holder/ }) });
-    await expect(confirmed).toContainText("Confirms the number is the person's");
+    await expect(confirmed).toContainText("Confirms the number is the person’s");
     await expect(confirmed).toContainText(/Form page shown \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back/);
     await admin.close();
 
@@ -419,7 +430,7 @@ test.describe("a reader's account page", () => {
   });
 
   test("deletes the account without the password right after signing in; the home page keeps saying so, with and without JavaScript", async ({ page, request, browser }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const email = await newReader(page, request, "fresh-leaver");
     await gotoHydrated(page, "/account");
     await page.getByRole("button", { name: "Delete My Account" }).click();

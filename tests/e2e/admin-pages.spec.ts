@@ -6,6 +6,7 @@ import { E2E_ADMIN, E2E_MAIL_URL, E2E_TWILIO } from "../support/e2e-env";
 import { ADMIN_NAV, ADMIN_NAV_GROUPS } from "../../app/config/admin-nav";
 import { expect, gotoHydrated, randomIp, randomMobile, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
+import { nuErrors } from "../support/nu-check";
 import { totpCode } from "../support/totp";
 
 test.describe.configure({ mode: "default" });
@@ -76,6 +77,38 @@ test("admin pages show subscribers, consent history, messages, inbox and the DNC
   await expect(page.getByTestId("dnc-internal")).toHaveText(String(before));
 });
 
+test("a sign-up figure of /admin/analytics opens the list it counts, both pages valid HTML and axe-clean (decision 157)", async ({ page, request, baseURL }) => {
+  // An opt-in from the ad page tagged with a sub-id of its own: one row of the sub-id table.
+  const sub = `E2E-${Date.now()}`;
+  const phone = randomMobile();
+  const referer = `${baseURL}/opt-in?sub1=${sub}&utm_source=e2e-links&utm_campaign=links`;
+  const optIn = await request.post("/api/phone-optin", { headers: { referer }, data: { firstName: "Sybil", lastName: "Ludington", phone, smsConsent: true, termsConsent: true } });
+  expect(optIn.ok()).toBe(true);
+
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/analytics");
+  await gotoHydrated(page, "/admin/analytics");
+  const figure = page.getByTestId("analytics-signUpsBySubId").getByRole("link", { name: new RegExp(`^1: open the list of these sign-ups \\(SMS list, sub1=${sub}, signed up \\d{4}-\\d{2}-\\d{2} to \\d{4}-\\d{2}-\\d{2}\\)$`) });
+  await expect(figure).toHaveText("1");
+  const analytics = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+  expect(analytics.violations.map((v) => `/admin/analytics ${v.id}`)).toEqual([]);
+  expect(await nuErrors(await (await page.request.get("/admin/analytics")).text())).toEqual([]);
+
+  await figure.click();
+  await expect(page).toHaveURL(new RegExp(`/admin/subscribers\\?sub=sub1%3D${sub}&channel=sms&from=`));
+  await expect(page.getByRole("heading", { name: "Sign-ups matching (1)" })).toBeVisible();
+  await expect(page.getByTestId("sign-up-filter")).toContainText(`SMS list, sub1=${sub}`);
+  const rows = page.getByRole("region", { name: "Subscribers table" }).locator("tbody tr");
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText("Sybil Ludington");
+  const list = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+  expect(list.violations.map((v) => `/admin/subscribers filtered ${v.id}`)).toEqual([]);
+  expect(await nuErrors(await (await page.request.get(page.url())).text())).toEqual([]);
+  const csv = await page.request.get(`/admin/subscribers.csv?sub=sub1%3D${sub}`);
+  expect((await csv.text()).split("\r\n").filter(Boolean)).toHaveLength(2);
+  await page.getByRole("link", { name: "Clear the filters" }).click();
+  await expect(page.getByRole("heading", { name: /^All subscribers/ })).toBeVisible();
+});
+
 test("the CSV export is RFC 4180 and safe against spreadsheet formulas", async ({ page, request }) => {
   await request.post("/api/phone-optin", { data: { firstName: '=HYPERLINK("http://evil.example")', lastName: 'Smith, "Jr"', phone: randomMobile(), clickId: "csv", smsConsent: true, termsConsent: true } });
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/subscribers");
@@ -140,7 +173,7 @@ test("sign-out revokes the session on the server", async ({ page, browser }) => 
 
 test("an admin turns on two-factor sign-in and then needs a code to sign in", async ({ page, request }) => {
   // Sign-up, verification, promotion, setup with a QR decode and axe, then a second sign-in.
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const email = `twofa-${Date.now()}@example.com`;
   const password = "Two-Factor-Pass-9";
   await gotoHydrated(page, "/auth?tab=signup");
@@ -235,7 +268,8 @@ async function adminAt(browser: Browser, width: number, javaScriptEnabled: boole
 
 test.describe("the admin menu", () => {
   test("at 1366 px: a side menu of named groups beside every admin page, the current page marked, axe-clean", async ({ browser }) => {
-    test.setTimeout(180_000);
+    // Every admin page, each checked by axe: about 10 s a page with both workers busy.
+    test.setTimeout(360_000);
     const { page, close } = await adminAt(browser, 1366, true);
     for (const path of ADMIN_MENU_PAGES) {
       await gotoHydrated(page, path);
@@ -269,7 +303,8 @@ test.describe("the admin menu", () => {
   });
 
   test("at 390 px: one closed disclosure naming the current page above the content of every admin page, axe-clean closed and open", async ({ browser }) => {
-    test.setTimeout(180_000);
+    // Every admin page, each checked by axe: about 10 s a page with both workers busy.
+    test.setTimeout(360_000);
     const { page, close } = await adminAt(browser, 390, true);
     for (const path of ADMIN_MENU_PAGES) {
       await gotoHydrated(page, path);

@@ -21,7 +21,7 @@ async function axe(page: Page, label: string) {
 }
 
 test("an admin composes an alert, sees the reach, sends a test, confirms the count and follows the results", async ({ page, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const cohort = `alert${randomInt(1e9)}`;
   const phones = [randomMobile(), randomMobile(), randomMobile()];
   for (const [i, phone] of phones.entries()) {
@@ -95,19 +95,36 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
   const code = /\/l\/([A-Za-z0-9]{7})/.exec((await textsTo(e164(phones[0]!)))[0]!.body)![1]!;
   expect(code).toBe(/\/l\/([A-Za-z0-9]{7})/.exec(testText!.body)![1]);
 
-  // The link: a 302 to the stored URL; a preview fetcher is not a click; an unknown code is a 404.
+  // The link: a 302 to the stored URL for everyone; a person's tap (Safari sends its fetch headers) is
+  // a click, a preview fetcher and a script borrowing Safari's name are machines' fetches, shown apart.
   const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
-  const click = await request.get(`/l/${code}`, { maxRedirects: 0, headers: { "User-Agent": iphone } });
+  const tap = { "User-Agent": iphone, "Accept-Language": "en-US,en;q=0.9", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document", "Sec-Fetch-Site": "none" };
+  const click = await request.get(`/l/${code}`, { maxRedirects: 0, headers: tap });
   expect(click.status()).toBe(302);
   expect(click.headers().location).toBe(link);
   const preview = await request.get(`/l/${code}`, { maxRedirects: 0, headers: { "User-Agent": "facebookexternalhit/1.1 Facebot Twitterbot/1.0" } });
   expect(preview.status()).toBe(302);
+  expect((await request.get(`/l/${code}`, { maxRedirects: 0, headers: { "User-Agent": iphone } })).status()).toBe(302);
   expect((await request.get("/l/Zz9Zz9Zz", { maxRedirects: 0 })).status()).toBe(404);
-  await page.goto(campaignUrl);
+  // Each request is recorded just after its redirect is answered (decision 151): the results page
+  // shows all three once they are written, on a load after that.
+  await expect
+    .poll(async () => {
+      await page.goto(campaignUrl);
+      return [await page.getByTestId("stat-clicks").textContent(), await page.getByTestId("stat-machine-fetches").textContent()];
+    })
+    .toEqual(["1", "2"]);
   await expect(page.getByTestId("stat-clicks")).toHaveText("1");
   await expect(page.getByTestId("stat-clickers")).toHaveText("1");
+  await expect(page.getByTestId("stat-machine-fetches")).toHaveText("2");
+  await expect(page.getByTestId("machine-reasons")).toContainText("Link preview (messaging and social apps)");
+  await expect(page.getByTestId("machine-reasons")).toContainText("Browser name without a browser’s headers");
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed");
   await axe(page, "results");
+  // The same counts among the e-mail and SMS links of /admin/analytics, by the alert's name.
+  await page.goto("/admin/analytics");
+  const onDashboard = page.getByTestId("analytics-linkClicks").locator("tbody tr").filter({ hasText: `Gold record ${cohort}` });
+  await expect(onDashboard.locator("td")).toHaveText(["SMS", `Gold record ${cohort}`, "1", "1", "2"]);
 
   expect((await page.request.get("/admin/alerts/00000000-0000-4000-8000-000000000000/recipients.csv")).status()).toBe(404);
   expect((await page.request.get("/admin/alerts/not-an-id")).status()).toBe(404);

@@ -101,7 +101,7 @@ test("with an uploaded cover and author photo, every URL in the social tags and 
 });
 
 test("the first paragraph keeps its Markdown for readers and in the editor's preview, which holds it at 390 px", async ({ page, browser }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await signInAsAdmin(page, "/admin/articles");
   const slug = `lede-markdown-${Date.now().toString(36)}`;
   const guide = "https://www.sec.gov/resources-for-investors/investor-alerts-bulletins/investor-bulletin-investing-in-gold-and-precious-metals";

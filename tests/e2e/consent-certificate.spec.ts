@@ -394,11 +394,11 @@ test("HELP, STOP and START texted in are on the certificate, each with the text 
   await expect(helpEvent).toContainText("Text received“HELP”");
   await expect(helpEvent).toContainText("Texts sent in answer");
   await expect(helpEvent).toContainText(`“${help!.body}” — reply to HELP; sent`);
-  await expect(helpEvent).toContainText(`provider id ${help!.sid}; the provider's last report: undelivered (Twilio error 30003)`);
+  await expect(helpEvent).toContainText(`provider id ${help!.sid}; the provider’s last report: undelivered (Twilio error 30003)`);
   const stopEvent = section(/^Opt-out$/);
   await expect(stopEvent).toContainText("Text received“STOP”");
   await expect(stopEvent).toContainText(`“${stop!.body}” — opt-out confirmation; sent`);
-  await expect(stopEvent).toContainText(`provider id ${stop!.sid}; the provider's last report: delivered`);
+  await expect(stopEvent).toContainText(`provider id ${stop!.sid}; the provider’s last report: delivered`);
   const startEvent = section(/^Opted back in \(START\)/);
   await expect(startEvent).toContainText(`“${start!.body}” — reply to START; sent`);
   await expect(startEvent).toContainText(`provider id ${start!.sid}`);
@@ -439,8 +439,8 @@ test("a newsletter subscriber's bounce and spam complaint reported by Mailgun ar
   const certificate = page.locator(".consent-certificate");
   await expect(certificate.locator(".certificate-event h2")).toHaveText([/^Newsletter sign-up/, /^E-mail bounced$/, /^Spam complaint$/]);
   await expect(certificate).toContainText(
-    `Provider's reportMailgun: failed (permanent); at 2026-11-21 09:30:00.000 UTC (the provider's time); 550 5.1.1 No such mailbox; reason: bounce; event id bounce-${email}`,
+    `Provider’s reportMailgun: failed (permanent); at 2026-11-21 09:30:00.000 UTC (the provider’s time); 550 5.1.1 No such mailbox; reason: bounce; event id bounce-${email}`,
   );
-  await expect(certificate).toContainText(`Provider's reportMailgun: complained; at 2026-11-21 09:31:30.000 UTC (the provider's time); event id complaint-${email}`);
+  await expect(certificate).toContainText(`Provider’s reportMailgun: complained; at 2026-11-21 09:31:30.000 UTC (the provider’s time); event id complaint-${email}`);
   await axeClean(page);
 });

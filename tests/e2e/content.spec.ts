@@ -112,12 +112,17 @@ test("the gold advertorial is labelled and its offer links are sponsored and ope
   const labelBox = await label.boundingBox();
   const headingBox = await page.getByRole("heading", { level: 1 }).boundingBox();
   expect(labelBox!.y).toBeLessThan(headingBox!.y);
-  const offerLinks = page.locator('a[href="https://offers.example.com/free-retirement-wealth-guide"]');
+  // Through the first-party redirect that counts the click (decision 152); it sends no Referer on to the sponsor.
+  const offerLinks = page.locator('a[href="/go/offer"]');
   expect(await offerLinks.count()).toBeGreaterThanOrEqual(3);
   for (const link of await offerLinks.all()) {
     await expect(link).toHaveAttribute("target", "_blank");
-    await expect(link).toHaveAttribute("rel", "sponsored noopener noreferrer");
+    await expect(link).toHaveAttribute("rel", "sponsored noopener");
   }
+  const redirect = await page.request.get("/go/offer", { maxRedirects: 0 });
+  expect(redirect.status()).toBe(302);
+  expect(redirect.headers()["location"]).toBe("https://offers.example.com/free-retirement-wealth-guide");
+  expect(redirect.headers()["referrer-policy"]).toBe("no-referrer");
   await expect(offerLinks.locator("img")).toHaveCount(1);
   const nav = page.getByRole("navigation", { name: "Main" });
   for (const [name, href] of [["Home", "/home"], ["About", "/about"], ["Blog", "/blog"], ["Contact", "/contact"]]) {

@@ -40,7 +40,7 @@ test("an editor writes and publishes a sponsored article with the plain form; re
   await page.getByLabel(/^Cover image \(/).fill("/images/articles/precious-metals-guide.svg");
   await page.getByLabel(/^Cover image description/).fill("Gold bars stacked in a vault");
   await page.getByLabel(/^Sponsored \(paid\) article/).check();
-  await page.getByLabel("Sponsor's name").fill("Liberty Bullion");
+  await page.getByLabel("Sponsor’s name").fill("Liberty Bullion");
   expect(await axe(page)).toEqual([]);
   await page.getByRole("button", { name: "Publish", exact: true }).click();
 

@@ -20,7 +20,7 @@ async function mailsTo(request: APIRequestContext, email: string) {
 }
 
 test("an admin makes a reader an editor on the People page; the editor then sees only the desk", async ({ page, browser, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const email = `editor-${Date.now()}@example.com`;
   await gotoHydrated(page, "/auth?tab=signup");
   await page.getByLabel("Email").fill(email);
@@ -51,7 +51,7 @@ test("an admin makes a reader an editor on the People page; the editor then sees
   await gotoHydrated(page, "/admin");
   await expect(page).toHaveURL(/\/admin\/articles$/);
   const nav = page.getByRole("navigation", { name: "Admin" });
-  await expect(nav.getByRole("link")).toHaveText(["Articles", "Authors", "Images", "Security"]);
+  await expect(nav.getByRole("link")).toHaveText(["Articles", "Authors", "Images", "Analytics", "Security"]);
   await expect(page.getByRole("banner").getByRole("link", { name: "Admin" }).first()).toBeVisible();
   for (const path of ["/admin/sms", "/admin/people", "/admin/subscribers"]) {
     const response = await page.goto(path);
@@ -146,7 +146,7 @@ test("without JavaScript the article body is a plain textarea that saves", async
 });
 
 test("the Images page uploads without JavaScript, refuses a fake image, and its files are served immutable from memory", async ({ browser, page: scripted }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(`/auth?redirectTo=${encodeURIComponent("/admin/media")}`);
@@ -189,7 +189,7 @@ test("the Images page uploads without JavaScript, refuses a fake image, and its 
 });
 
 test("an uploaded cover image and a body image reach the published article as <picture>, with no JavaScript on the page", async ({ page, browser }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
   const origin = new URL(page.url()).origin;
   const upload = async (alt: string, color: string) => {
@@ -233,7 +233,7 @@ test("an uploaded cover image and a body image reach the published article as <p
 });
 
 test("autosave from a stale tab is refused with a clear message, and the fresher tab's text is kept", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
   await page.getByLabel("Title", { exact: true }).fill("Two tabs editing one article");
   await page.getByLabel(/^Slug/).fill(`two-tabs-${Date.now().toString(36)}`);
@@ -260,7 +260,7 @@ test("autosave from a stale tab is refused with a clear message, and the fresher
 });
 
 test("autosave waits for a 2 s pause, saves at least every 10 s of steady typing, and saves at once when the tab is hidden", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/articles/new");
   const title = page.getByLabel("Title", { exact: true });
   await title.fill("Autosave timing check");

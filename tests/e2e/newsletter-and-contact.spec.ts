@@ -38,7 +38,7 @@ test.describe("the newsletter section", () => {
     await fillNewsletter(page, { email: uniqueEmail(), sms: true, terms: true });
     await newsletter(page).getByRole("button", { name: "Subscribe" }).click();
     const success = toast(page).filter({ hasText: "Successfully Subscribed!" });
-    await expect(success).toContainText("Welcome to Patriot Investor! You'll receive updates soon.");
+    await expect(success).toContainText("Welcome to Patriot Investor! You’ll receive updates soon.");
     // Confirmed opt-in: a second notice asks the person to open the link we mailed.
     await expect(toast(page).filter({ hasText: "Check Your Inbox" })).toHaveCount(1);
     const form = newsletter(page);

@@ -100,7 +100,7 @@ test("success: Welcome Patriot!, the form clears, and the browser goes to /blog 
   await page.getByRole("button", { name: "JOIN FREE ALERTS" }).click();
   await expect(page.getByRole("button", { name: "Joining..." })).toBeDisabled();
   await expect(toast(page)).toContainText("Welcome Patriot!");
-  await expect(toast(page)).toContainText("You're now subscribed to breaking market alerts!");
+  await expect(toast(page)).toContainText("You’re now subscribed to breaking market alerts!");
   await expect(page.getByLabel("First Name")).toHaveValue("");
   await expect(page.getByLabel("Mobile Phone")).toHaveValue("");
   await page.waitForURL(/\/blog$/);

@@ -24,9 +24,21 @@ export { expect };
 
 /** Opens a page and waits until React has hydrated it (the boot module starts after "load"). */
 export async function gotoHydrated(page: Page, url: string) {
-  const response = await page.goto(url);
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-  return response;
+  // A script error before hydration means it never comes: fail at once, saying why, rather than
+  // waiting out the test's whole limit (a Node-only import once did this to a whole admin page).
+  let onError: (error: Error) => void = () => {};
+  const thrown = new Promise<never>((_, reject) => {
+    onError = (error) => reject(new Error(`${url} threw before hydrating: ${error.message}`));
+    page.on("pageerror", onError);
+  });
+  thrown.catch(() => {});
+  try {
+    const response = await page.goto(url);
+    await Promise.race([page.locator("html[data-hydrated]").waitFor({ state: "attached" }), thrown]);
+    return response;
+  } finally {
+    page.off("pageerror", onError);
+  }
 }
 
 /** Signs in as the test run's admin through the sign-in page and lands on `returnTo`. */

@@ -13,7 +13,7 @@ export function useSecondHandle(database: { url: string | undefined }) {
   let handle: DatabaseHandle | undefined;
   beforeAll(async () => {
     if (!database.url) throw new Error("a second handle needs a PostgreSQL database");
-    handle = await openDatabase({ url: database.url });
+    handle = await openDatabase({ url: database.url, connectTimeoutMs: 60_000 });
   }, 60_000);
   afterAll(async () => {
     await handle?.close();

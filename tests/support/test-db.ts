@@ -73,7 +73,7 @@ export async function openTestDatabase(kind: DbKind): Promise<TestDatabase> {
     return { ...handle, drop: () => handle.close() };
   }
   const created = await createPostgresDatabase();
-  const handle = await openDatabase({ url: created.url, migrationsFolder });
+  const handle = await openDatabase({ url: created.url, migrationsFolder, connectTimeoutMs: 60_000 });
   return {
     ...handle,
     url: created.url,

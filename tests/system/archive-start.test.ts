@@ -64,7 +64,7 @@ describe.each(["pglite", "postgres"] as const)("a process over an archive of 2,0
     const response = await fetch(`${site.url}${never}`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain(`Archive article number ${ARCHIVE - 7} on the markets`);
-    expect(site.output()).toContain(`"key":"${never}","from":"render"`);
+    await expect.poll(() => site.output(), { timeout: 5_000 }).toContain(`"key":"${never}","from":"render"`);
     // Kept: the next request is from memory, with no second load.
     await fetch(`${site.url}${never}`);
     expect(site.output().split(`"key":"${never}"`).length - 1).toBe(1);
@@ -75,7 +75,8 @@ describe.each(["pglite", "postgres"] as const)("a process over an archive of 2,0
     const reread = await fetch(`${again.url}${never}`);
     expect(reread.status).toBe(200);
     expect(await reread.text()).toContain(`Archive article number ${ARCHIVE - 7} on the markets`);
-    expect(again.output()).toContain(`"key":"${never}","from":"disk"`);
+    // The page store's line reaches the child's stdout pipe a moment after the answer may.
+    await expect.poll(() => again.output(), { timeout: 5_000 }).toContain(`"key":"${never}","from":"disk"`);
     expect(again.output()).not.toContain(`"key":"${never}","from":"render"`);
     // `/blog` page 1 stays small whatever the archive.
     const blog = await (await fetch(`${again.url}/blog`)).text();

@@ -148,7 +148,7 @@ describe("commands beside a running site on the embedded database", () => {
     expect(exported.stdout).toMatch(/dnc_numbers\s+99,990/);
     expect(existsSync(file)).toBe(true);
     // db:import reaches the running site's database too, and refuses it as a target holding data.
-    const imported = await run("db-import.ts", [file, "--data-dir", path.join(dir, "pglite")]);
+    const imported = await run("db-import.ts", [file, "--data-dir", dir]);
     expect(imported.code).toBe(1);
     expect(imported.stderr).toContain("already holds data");
     const migrated = await run("db-migrate.ts", []);

@@ -1,6 +1,9 @@
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
 import type { NewsletterResults } from "~/services/newsletter/results.server";
+import { CLICK_FIGURES } from "~/lib/click-texts";
+import { MachineFetches } from "./machine-fetches";
+import { SendRate } from "./send-rate";
 
 /** Each figure with its one definition, shown under the figures. */
 const FIGURES: { key: keyof NewsletterResults; label: string; counts: string }[] = [
@@ -11,8 +14,9 @@ const FIGURES: { key: keyof NewsletterResults; label: string; counts: string }[]
   { key: "bounced", label: "Bounced", counts: "addresses whose mailbox does not exist: refused when sending (also under Failed), or reported by the provider within 7 days of their copy" },
   { key: "complained", label: "Complained", counts: "people who reported their copy as spam within 7 days" },
   { key: "unsubscribed", label: "Unsubscribed", counts: "people who unsubscribed within 7 days of their copy" },
-  { key: "clicks", label: "Clicks", counts: "link clicks from people (link previews not counted)" },
-  { key: "uniqueClickers", label: "Unique clickers", counts: "different people who clicked" },
+  { key: "clicks", ...CLICK_FIGURES.clicks },
+  { key: "uniqueClickers", ...CLICK_FIGURES.uniqueClickers },
+  { key: "machineFetches", ...CLICK_FIGURES.machineFetches },
 ];
 
 /** The figures of one issue; while it sends, the page refreshes them every few seconds. */
@@ -33,8 +37,10 @@ export function NewsletterResultsPanel({ results, live }: { results: NewsletterR
           <label htmlFor="newsletter-progress">Progress</label>
           <span data-testid="newsletter-progress-text">
             {done.toLocaleString("en-US")} of {results.planned.toLocaleString("en-US")}
-            {live ? ` · ${results.currentRate} per second` : ""}
           </span>
+        </div>
+        <div className="mt-1 text-sm text-muted-foreground">
+          <SendRate rate={results.rate} sending={live} unit="e-mails" />
         </div>
         <progress id="newsletter-progress" className="mt-1 h-3 w-full" max={Math.max(1, results.planned)} value={done} />
       </div>
@@ -59,6 +65,7 @@ export function NewsletterResultsPanel({ results, live }: { results: NewsletterR
           ))}
         </dl>
       </details>
+      <MachineFetches counts={results} />
       {[...results.failedReasons, ...results.skippedReasons].length > 0 ? (
         <ul className="list-disc pl-5 text-sm">
           {[...results.failedReasons, ...results.skippedReasons].map((reason) => (

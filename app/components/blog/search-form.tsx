@@ -1,6 +1,6 @@
 import { Search } from "lucide";
 import { Icon } from "~/components/ui/icon";
-import { ARCHIVE_TEXTS } from "~/lib/archive-texts";
+import { SEARCH_FIELD_TEXTS } from "~/lib/search-field-texts";
 import { cn } from "~/lib/cn";
 
 type SearchFormProps = {
@@ -20,16 +20,16 @@ type SearchFormProps = {
  */
 export function SearchForm({ id, defaultValue, className, tone = "page", iconButton = false }: SearchFormProps) {
   return (
-    <form method="get" action="/search" role="search" aria-label={ARCHIVE_TEXTS.searchLabel} className={cn("flex gap-2", className)}>
+    <form method="get" action="/search" role="search" aria-label={SEARCH_FIELD_TEXTS.label} className={cn("flex gap-2", className)}>
       <label htmlFor={id} className="sr-only">
-        {ARCHIVE_TEXTS.searchLabel}
+        {SEARCH_FIELD_TEXTS.label}
       </label>
       <input
         id={id}
         name="q"
         type="search"
         defaultValue={defaultValue}
-        placeholder={ARCHIVE_TEXTS.searchPlaceholder}
+        placeholder={SEARCH_FIELD_TEXTS.placeholder}
         maxLength={200}
         className={cn(
           "h-10 min-w-0 flex-1 rounded-md border-2 px-3 text-sm",
@@ -47,10 +47,10 @@ export function SearchForm({ id, defaultValue, className, tone = "page", iconBut
         {iconButton ? (
           <>
             <Icon node={Search} className="h-5 w-5" />
-            <span className="sr-only">{ARCHIVE_TEXTS.searchButton}</span>
+            <span className="sr-only">{SEARCH_FIELD_TEXTS.button}</span>
           </>
         ) : (
-          ARCHIVE_TEXTS.searchButton
+          SEARCH_FIELD_TEXTS.button
         )}
       </button>
     </form>

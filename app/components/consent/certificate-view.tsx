@@ -1,4 +1,5 @@
 import { CERTIFICATE_TEXTS as T } from "~/lib/consent-evidence-texts";
+import { POSTBACK_TEXTS } from "~/lib/postback-texts";
 import { MAX_PAGE_URL } from "~/lib/interaction";
 import type { Certificate, CertificateEvent } from "~/services/consent/certificate.server";
 
@@ -172,6 +173,21 @@ export function ConsentCertificateView({
       {certificate.events.map((event) => (
         <EventSection key={event.id} event={event} head={certificate.chainHead} formHref={formHref} />
       ))}
+      {certificate.postbacks.length > 0 ? (
+        <section aria-labelledby="conversion-postbacks" className="break-inside-avoid rounded-md border border-border p-4">
+          <h2 id="conversion-postbacks" className="text-xl font-bold text-primary">
+            {POSTBACK_TEXTS.heading}
+          </h2>
+          <p className="mt-2 text-sm text-muted-foreground">{POSTBACK_TEXTS.intro}</p>
+          <ul className="certificate-postbacks mt-3 space-y-1 text-sm [overflow-wrap:anywhere]">
+            {certificate.postbacks.map((postback, index) => (
+              <li key={index}>
+                {POSTBACK_TEXTS.events[postback.event] ?? postback.event}, {postback.occurredAt.replace("T", " ").replace("Z", " UTC")}: {POSTBACK_TEXTS.state(postback)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {certificate.rnd.length > 0 ? (
         <section aria-labelledby="rnd-answers" className="break-inside-avoid rounded-md border border-border p-4">
           <h2 id="rnd-answers" className="text-xl font-bold text-primary">

@@ -28,7 +28,8 @@ const linkClass =
 export function AccountLinks({ layout, onNavigate }: { layout: "bar" | "menu"; onNavigate?: () => void }) {
   const viewer = useViewer();
   if (!viewer) return null;
-  const Item = layout === "menu" ? "li" : "span";
+  // A <div> (styled `contents`) in the bar: the sign-out <form> may not sit inside a <span>.
+  const Item = layout === "menu" ? "li" : "div";
   return (
     <>
       <Item className={layout === "bar" ? "contents" : undefined}>

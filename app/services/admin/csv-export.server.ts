@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 
-const COLUMNS = ["created_at", "channel", "status", "source", "first_name", "last_name", "phone_e164", "email", "click_id"] as const;
+/** The columns of the subscriber export, the filtered one (decision 157) adding the time of each sign-up before them. */
+export const SUBSCRIBER_CSV_COLUMNS = ["created_at", "channel", "status", "source", "first_name", "last_name", "phone_e164", "email", "click_id"] as const;
 const BATCH = 2000;
 const FORMULA_START = /^'*[=+\-@\t\r]/;
 
@@ -50,12 +51,12 @@ export function keysetCsvStream<Row, Cursor>(options: {
   });
 }
 
-type SubscriberCsvRow = Record<(typeof COLUMNS)[number] | "id" | "cursor_at", unknown>;
+type SubscriberCsvRow = Record<(typeof SUBSCRIBER_CSV_COLUMNS)[number] | "id" | "cursor_at", unknown>;
 
 /** The subscriber list as CSV, oldest first. */
 export function subscribersCsvStream(db: Db): ReadableStream<Uint8Array> {
   return keysetCsvStream<SubscriberCsvRow, { createdAt: string; id: string }>({
-    columns: COLUMNS,
+    columns: SUBSCRIBER_CSV_COLUMNS,
     page: async (after) =>
       (
         await db.execute<SubscriberCsvRow>(sql`
@@ -65,7 +66,7 @@ export function subscribersCsvStream(db: Db): ReadableStream<Uint8Array> {
           ${after ? sql`WHERE (created_at, id) > (${after.createdAt}::timestamp AT TIME ZONE 'UTC', ${after.id}::uuid)` : sql``}
           ORDER BY created_at, id LIMIT ${BATCH}`)
       ).rows,
-    fields: (row) => COLUMNS.map((column) => row[column]),
+    fields: (row) => SUBSCRIBER_CSV_COLUMNS.map((column) => row[column]),
     cursorOf: (row) => ({ createdAt: String(row.cursor_at), id: String(row.id) }),
   });
 }

@@ -56,7 +56,7 @@ export const DASHBOARD_FIGURES = {
   optOuts: {
     label: "Opt-outs",
     definition:
-      "People on a list who chose to leave it: STOP or N by text, the newsletter's unsubscribe link, a stop on their account page or the deletion of their account, a spam complaint. Bounces and sign-ups never confirmed are not opt-outs; a second STOP from someone already out is not counted again.",
+      "People on a list who chose to leave it: STOP or N by text, the newsletter’s unsubscribe link, a stop on their account page or the deletion of their account, a spam complaint. Bounces and sign-ups never confirmed are not opt-outs; a second STOP from someone already out is not counted again.",
   },
   periods: {
     label: "Periods",
@@ -64,7 +64,7 @@ export const DASHBOARD_FIGURES = {
   },
   textsSent: {
     label: "Texts sent (24 hours)",
-    definition: "Texts the provider accepted: welcomes, replies, codes and tests queued in the last 24 hours, plus alert texts sent in the last 24 hours. All go through the one send engine at the number's rate.",
+    definition: "Texts the provider accepted: welcomes, replies, codes and tests queued in the last 24 hours, plus alert texts sent in the last 24 hours. All go through the one send engine at the number’s rate.",
   },
   textsFailed: {
     label: "Texts failed (24 hours)",

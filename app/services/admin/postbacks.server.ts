@@ -1,9 +1,12 @@
 import { desc, inArray } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { conversionPostbacks } from "~/db/schema";
+import { POSTBACK_TEXTS } from "~/lib/postback-texts";
 
 export type PostbackState = {
-  status: "queued" | "sending" | "sent" | "failed";
+  status: "queued" | "sending" | "sent" | "failed" | "skipped";
+  /** Why a skipped postback was withheld (decision 153). */
+  skipReason: string | null;
   event: string;
   attempts: number;
   responseStatus: number | null;
@@ -25,6 +28,7 @@ export async function postbackStates(db: Db, subscriberIds: string[]) {
     if (states.has(row.subscriberId)) continue;
     states.set(row.subscriberId, {
       status: row.status,
+      skipReason: row.skipReason,
       event: row.event,
       attempts: row.attempts,
       responseStatus: row.responseStatus,
@@ -47,6 +51,8 @@ export function describePostback(state: PostbackState | undefined) {
       return `failed after ${tries}: ${state.error ?? "unknown error"}`;
     case "sending":
       return `sending (${tries})`;
+    case "skipped":
+      return POSTBACK_TEXTS.skippedShort[state.skipReason ?? ""] ?? POSTBACK_TEXTS.skippedUnknown;
     case "queued":
       return state.attempts === 0 ? "queued" : `retrying at ${state.nextAttemptAt.slice(11, 19)} UTC (${tries}, last: ${state.error ?? "-"})`;
   }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, campaigns, newsletterIssues, user } from "~/db/schema";
-import { describeChange } from "~/lib/audit-texts";
+import { commandLineActor, describeChange } from "~/lib/audit-texts";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
 import { createDraft } from "../content/articles.server";
 import { createAuthor } from "../content/authors.server";
@@ -39,6 +39,8 @@ describe.each(DB_KINDS)("the staff home's recent changes on %s", (kind) => {
     await db.insert(auditLog).values({ actor: "system", action: "campaign.started", entity: `campaign:${send!.id}`, after: JSON.stringify({ planned: 2 }) });
     // A change to something since removed still reads as a sentence.
     await db.insert(auditLog).values({ actor: ADMIN, action: "article.published", entity: "article:00000000-0000-4000-8000-000000000000" });
+    // A backup loaded from the command line (app/db/transfer.server.ts writes it so).
+    await db.insert(auditLog).values({ actor: commandLineActor("db:import", "ops"), action: "database.import", entity: "database", after: JSON.stringify({ file: "backup.jsonl.gz", rows: 1200 }) });
 
     const changes = await loadRecentChanges(db, 10);
     const said = changes.map((change) => {
@@ -47,7 +49,8 @@ describe.each(DB_KINDS)("the staff home's recent changes on %s", (kind) => {
       return `${words.actor} ${words.lead}${subject}${words.tail}`;
     });
     // (Below them: the seed articles imported when the test database was made.)
-    expect(said.slice(0, 8)).toEqual([
+    expect(said.slice(0, 9)).toEqual([
+      "The db:import command (run by ops) loaded 1,200 rows into [the database]() from backup.jsonl.gz",
       `${ADMIN} published [an article that no longer exists]()`,
       `The site began sending the newsletter [Weekly: gold and bonds](/admin/newsletter/${issue.id}) to 2 recipients`,
       `${ADMIN} added (212) 456-3210 to [the Do-Not-Call list](/admin/dnc)`,

@@ -110,7 +110,11 @@ export async function loadRecentChanges(db: Db, limit = 10): Promise<RecentChang
       case "subscribers":
         return { noun: "the newsletter list", href: "/admin/subscribers" };
       case "consent_chain":
-        return { noun: "the consent record's chain", href: "/admin/consent" };
+        return { noun: "the consent record’s chain", href: "/admin/consent" };
+      case "database":
+        return { noun: "the database" };
+      case "ad_costs":
+        return { noun: "the ad costs", href: "/admin/analytics/costs" };
       default:
         return { noun: entry.entity };
     }

@@ -23,9 +23,10 @@ export async function optInsPerDay(db: Db, days = 90) {
   return result.rows.map((row) => ({ day: row.day, n: Number(row.n) }));
 }
 
-export async function listSubscribers(db: Db, options: { search?: string; page: number }) {
-  const term = options.search?.trim();
-  const where = term
+/** The list's `q` search as a condition on `subscribers` (undefined without a term), shared by the filtered sign-up list. */
+export function subscriberSearch(search: string | undefined) {
+  const term = search?.trim();
+  return term
     ? or(
         ilike(subscribers.firstName, `%${term}%`),
         ilike(subscribers.lastName, `%${term}%`),
@@ -34,6 +35,10 @@ export async function listSubscribers(db: Db, options: { search?: string; page: 
         ilike(subscribers.clickId, `%${term}%`),
       )
     : undefined;
+}
+
+export async function listSubscribers(db: Db, options: { search?: string; page: number }) {
+  const where = subscriberSearch(options.search);
   const [rows, [total]] = await Promise.all([
     db
       .select()

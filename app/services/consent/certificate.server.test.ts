@@ -187,9 +187,9 @@ describe.each(DB_KINDS)("consent certificate on %s", (kind) => {
     // The page says the same in words.
     const html = renderToStaticMarkup(createElement(ConsentCertificateView, { certificate }));
     expect(html).toContain("reply to HELP");
-    expect(html).toContain("the provider&#x27;s last report: undelivered (Twilio error 30003)");
+    expect(html).toContain("the provider’s last report: undelivered (Twilio error 30003)");
     expect(html).toContain("opt-out confirmation");
-    expect(html).toContain("the provider&#x27;s last report: delivered");
+    expect(html).toContain("the provider’s last report: delivered");
     expect(html).toContain("reply to START");
     expect(html).toContain("No text was sent from this number in answer");
   });
@@ -249,9 +249,37 @@ describe.each(DB_KINDS)("consent certificate on %s", (kind) => {
     expect(html).toContain("E-mail bounced");
     expect(html).toContain("Spam complaint");
     expect(html).toContain(
-      "Mailgun: failed (permanent); at 2026-11-20 14:03:07.250 UTC (the provider&#x27;s time); 550 5.1.1 The email account that you tried to reach does not exist.; reason: bounce; message &lt;nl-1-2@news.example&gt;; event id mg-bounce-1",
+      "Mailgun: failed (permanent); at 2026-11-20 14:03:07.250 UTC (the provider’s time); 550 5.1.1 The email account that you tried to reach does not exist.; reason: bounce; message &lt;nl-1-2@news.example&gt;; event id mg-bounce-1",
     );
     expect(html).toContain("Mailgun: complained; at 2026-11-20 14:04:07.250 UTC");
+  });
+
+  it("says a conversion postback was not sent because the browser sent Global Privacy Control (decision 153)", async () => {
+    const { db } = database;
+    const postbackUrl = "https://track.example/postback?cid={clickId}&event={event}";
+    const signUp = (phone: string, clickId: string, gpc: boolean) =>
+      optInToSms(
+        db,
+        { firstName: "Thomas", lastName: "Paine", phone, clickId, smsConsent: true, termsConsent: true, source: "opt-in", evidence: NO_EVIDENCE, gpc },
+        { ...SETTINGS, postbackUrl, postbackAdPlatform: true },
+      );
+    const withheld = await signUp("(212) 456-7081", "click-gpc-cert", true);
+    const plain = await signUp("(212) 456-7082", "click-plain-cert", false);
+    if (!withheld.ok || !plain.ok) throw new Error("opt-in refused");
+
+    const certificate = (await buildCertificate(db, withheld.subscriberId, signer))!;
+    expect(certificate.postbacks).toEqual([expect.objectContaining({ event: "opt_in", status: "skipped", skipReason: "gpc", sentAt: null })]);
+    const html = renderToStaticMarkup(createElement(ConsentCertificateView, { certificate }));
+    expect(html).toContain("Conversion postbacks");
+    expect(html).toContain(
+      "The conversion postback was not sent: the person’s browser sent Global Privacy Control (Sec-GPC: 1) with the sign-up, and the postback is marked as feeding an ad platform.",
+    );
+
+    const other = (await buildCertificate(db, plain.subscriberId, signer))!;
+    expect(other.postbacks).toEqual([expect.objectContaining({ status: "queued", skipReason: null })]);
+    const otherHtml = renderToStaticMarkup(createElement(ConsentCertificateView, { certificate: other }));
+    expect(otherHtml).toContain("queued, not sent yet");
+    expect(otherHtml).not.toContain("Global Privacy Control");
   });
 
   it("answers null for an unknown subscriber", async () => {

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { toNumber } from "~/db/client.server";
-import { consentEvents, subscribers } from "~/db/schema";
+import { consentEvents, conversionPostbacks, subscribers } from "~/db/schema";
 import { recipientLocation } from "~/services/sending/quiet-hours";
 import { eventProof, headSigningKey, latestSignedHead, type EventProof } from "./chain.server";
 import type { ConsentPublicKey, ConsentSigner } from "./signing.server";
@@ -93,6 +93,12 @@ export type Certificate = {
     createdAt: string;
   };
   events: CertificateEvent[];
+  /**
+   * The conversion postbacks of this subscription, oldest first: sent, waiting, failed, or
+   * `skipped` with its reason (`gpc`: the browser sent Global Privacy Control and the postback
+   * feeds an ad platform, decision 153). Empty when none was due (no click id, none configured).
+   */
+  postbacks: { event: string; status: string; skipReason: string | null; occurredAt: string; sentAt: string | null }[];
   /** SMS: the Reassigned Numbers Database's answers about the number, newest first (decision 071). */
   rnd: {
     askedDate: string;
@@ -175,6 +181,17 @@ export async function buildCertificate(
     db,
     events.filter((event) => event.channel === "sms").map((event) => event.id),
   );
+  const postbacks = await db
+    .select({
+      event: conversionPostbacks.event,
+      status: conversionPostbacks.status,
+      skipReason: conversionPostbacks.skipReason,
+      occurredAt: conversionPostbacks.occurredAt,
+      sentAt: conversionPostbacks.sentAt,
+    })
+    .from(conversionPostbacks)
+    .where(eq(conversionPostbacks.subscriberId, subscriberId))
+    .orderBy(asc(conversionPostbacks.id));
   const head = await latestSignedHead(db);
   const phone = subscriber.phoneE164;
   return {
@@ -235,6 +252,14 @@ export async function buildCertificate(
           : null,
       })),
     ),
+    postbacks: postbacks.map((postback) => ({
+      event: postback.event,
+      // A call being sent is, for the reader, one not yet sent.
+      status: postback.status === "sending" ? "queued" : postback.status,
+      skipReason: postback.skipReason,
+      occurredAt: postback.occurredAt.toISOString(),
+      sentAt: postback.sentAt?.toISOString() ?? null,
+    })),
     rnd: phone
       ? (await rndAnswersFor(db, phone.slice(2))).map((answer) => ({
           ...answer,

@@ -213,7 +213,7 @@ describe("consent hash chain with concurrent opt-ins and sealers on postgres", (
 
   it("stays linear while several connections insert and two processes seal at once", async () => {
     const { db } = database;
-    const second = await openDatabase({ url: database.url! });
+    const second = await openDatabase({ url: database.url!, connectTimeoutMs: 60_000 });
     try {
       let sealing = true;
       const sealers = [db, second.db].map(async (handle) => {

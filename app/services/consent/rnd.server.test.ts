@@ -208,7 +208,7 @@ describe.each(DB_KINDS)("Reassigned Numbers Database checks on %s", (kind) => {
     expect(report.refused.map((line) => [line.line, line.reason])).toEqual([
       [4, "not a 10-digit US number"],
       [5, "not a date"],
-      [6, 'the answer is not "yes", "no" or "no data"'],
+      [6, "the answer is not “yes”, “no” or “no data”"],
     ]);
     const [first] = await db.select({ status: subscribers.status }).from(subscribers).where(eq(subscribers.id, a.id));
     expect(first!.status).toBe("lapsed");

@@ -148,7 +148,7 @@ export function parseRndResults(text: string) {
       : !date
         ? "not a date"
         : !answer
-          ? 'the answer is not "yes", "no" or "no data"'
+          ? "the answer is not “yes”, “no” or “no data”"
           : null;
     if (reason) refused.push({ line: index + 1, text: line.slice(0, 80), reason });
     else results.push({ phone, date: date!, answer: answer! });

@@ -30,7 +30,7 @@ export function dailyHeadMail(mail: WitnessMail, head: WitnessedHead, day: strin
     subject: `${mail.siteName} consent record, ${day}: signed head at seq ${head.seq}`,
     text: [
       `The consent record of ${mail.siteName} held ${head.seq.toLocaleString("en-US")} sealed events on ${day}.`,
-      "Keep this mail: it is a copy of the record's signed head outside the database.",
+      "Keep this mail: it is a copy of the record’s signed head outside the database.",
       "",
       `Sequence number: ${head.seq}`,
       `Head hash (SHA-256): ${head.hash}`,
@@ -102,7 +102,7 @@ export async function mailChainBroken(mail: WitnessMail, problem: ChainProblem, 
       "",
       problem.detail,
       "",
-      "Keep this mail with the daily ones. Check the record with npm run consent:verify; the admin's Consent page shows the same.",
+      "Keep this mail with the daily ones. Check the record with npm run consent:verify; the admin’s Consent page shows the same.",
     ].join("\n"),
   });
   if (!sent.ok)

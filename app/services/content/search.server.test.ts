@@ -36,6 +36,16 @@ describe("search query parsing", () => {
       { text: " coin <b>", hit: false },
     ]);
   });
+
+  it("sets the snippet in the article's typography, a hit's marks beside a quote or an apostrophe", () => {
+    expect(snippetParts(`the "\u0001gold\u0002" rush -- the \u0001Fed\u0002's move, don't wait...`)).toEqual([
+      { text: "the \u201c", hit: false },
+      { text: "gold", hit: true },
+      { text: "\u201d rush \u2014 the ", hit: false },
+      { text: "Fed", hit: true },
+      { text: "\u2019s move, don\u2019t wait\u2026", hit: false },
+    ]);
+  });
 });
 
 describe.each(DB_KINDS)("site search on %s", (kind) => {

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { CARDS_PER_PAGE } from "~/content/paging";
+import { typographicText } from "~/lib/markdown.server";
 
 /**
  * Site search over the published articles (issue 26, decision 074): PostgreSQL's full-text search
@@ -50,15 +51,21 @@ function tsQuery(words: string, prefixes: string[]): SQL | null {
   return sql.join(parts, sql` && `);
 }
 
-/** "a \u0001b\u0002 c" -> [{a }, {b, hit}, { c}]; markdown punctuation is left out of the text. */
+/**
+ * "a \u0001b\u0002 c" -> [{a }, {b, hit}, { c}]; markdown punctuation is left out of the text. The
+ * snippet comes from the Markdown source: it gets the typography the rendered article has (curly
+ * quotes and apostrophes, dashes, ellipses), which sees through the marks around a hit.
+ */
 export function snippetParts(headline: string): SnippetPart[] {
   const parts: SnippetPart[] = [];
-  const cleaned = headline
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[*_`#|]+/g, "")
-    .replace(/(^|\s)>+(?=\s)/g, "$1")
-    .replace(/\s+/g, " ")
-    .trim();
+  const cleaned = typographicText(
+    headline
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/[*_`#|]+/g, "")
+      .replace(/(^|\s)>+(?=\s)/g, "$1")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
   for (const [index, piece] of cleaned.split(new RegExp(`${HIT_START}|${HIT_END}`)).entries()) {
     if (piece) parts.push({ text: piece, hit: index % 2 === 1 });
   }

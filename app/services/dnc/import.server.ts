@@ -4,7 +4,7 @@ import { basename } from "node:path";
 import { createInterface } from "node:readline";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { dncImports } from "~/db/schema";
+import { auditLog, dncImports } from "~/db/schema";
 import { forgetDncDataDate } from "./dnc.server";
 
 export const DNC_CHUNK_SIZE = 10_000;
@@ -56,12 +56,13 @@ async function applyChunk(db: Db, numbers: string[], mode: "add" | "remove") {
 /**
  * Streams a registry file into dnc_numbers in chunks (each its own short statement, so the site
  * keeps answering), skipping and counting bad lines. Idempotent: numbers already present (or
- * already gone, with remove) change nothing. Records the file and its data date.
+ * already gone, with remove) change nothing. Records the file and its data date, and an audit
+ * entry naming `actor`.
  */
 export async function importDncFile(
   db: Db,
   filePath: string,
-  options: { mode: "add" | "remove"; dataDate: string; chunkSize?: number; onProgress?: (progress: DncImportProgress) => void },
+  options: { mode: "add" | "remove"; dataDate: string; actor: string; chunkSize?: number; onProgress?: (progress: DncImportProgress) => void },
 ): Promise<DncImportResult> {
   const started = performance.now();
   const hash = createHash("sha256");
@@ -94,15 +95,11 @@ export async function importDncFile(
   }
   if (chunk.length > 0) changed += await applyChunk(db, chunk, options.mode);
   const sha256 = hash.digest("hex");
-  await db.insert(dncImports).values({
-    fileName: basename(filePath),
-    sha256,
-    mode: options.mode,
-    dataDate: options.dataDate,
-    lines: lineNumber,
-    changed,
-    badLines,
-  });
+  const record = { fileName: basename(filePath), sha256, mode: options.mode, dataDate: options.dataDate, lines: lineNumber, changed, badLines };
+  await db.insert(dncImports).values(record);
+  // The same entry as a file uploaded at /admin/dnc (upload.server.ts); the actor says who and how.
+  const summary = { file: record.fileName, sha256, dataDate: options.dataDate, lines: lineNumber, changed, badLines };
+  await db.insert(auditLog).values({ actor: options.actor, action: options.mode === "add" ? "dnc.upload_add" : "dnc.upload_remove", entity: "dnc_numbers", after: JSON.stringify(summary) });
   forgetDncDataDate();
   const final = progress();
   options.onProgress?.(final);

@@ -5,7 +5,7 @@ import { emailReportBody } from "../consent/email-report";
 import type { SentLookup } from "../providers/sms-transport.server";
 import { CampaignHeld, type ChannelDecision, type ClaimedRecipient, type SendChannel } from "../sending/channel";
 import { shortCodeFor } from "../sending/links.server";
-import { replaceUrls } from "~/lib/short-links";
+import { replaceUrls, withCopyMarker } from "~/lib/short-links";
 import { personalize, type RenderedIssue } from "./issue-email.server";
 import { getIssue, recipientLinks, renderIssueFor, type DigestSource, type IssueSettings } from "./issues.server";
 import type { NewsletterMailer } from "./mailer.server";
@@ -144,7 +144,9 @@ export function createEmailChannel(options: {
       tokens.delete(row.id);
       if (!token) return { ok: false, retryable: true, error: "the recipient was not checked before sending" };
       const { links, headers } = recipientLinks(settings.siteUrl, token, options.unsubscribeMailbox);
-      const copy = personalize(issue, links);
+      const personal = personalize(issue, links);
+      // Each link names its copy: a click seconds after the copy went out is a scanner's (decision 151).
+      const copy = { html: withCopyMarker(personal.html, settings.siteUrl, row.id), text: withCopyMarker(personal.text, settings.siteUrl, row.id) };
       const result = await options.mailer.send({ to: row.address, subject: issue.subject, text: copy.text, html: copy.html, headers, messageId: messageIdFor(row, settings.siteUrl) });
       if (result.ok) return { ok: true, providerId: result.providerId, providerStatus: "accepted" };
       return { ok: false, retryable: !result.permanent, optedOut: result.mailboxRejected, error: result.error };

@@ -33,10 +33,42 @@ describe("newsletter issue e-mail", () => {
     expect(copy.text).toMatch(/Gold & Silver/i);
     expect(copy.text).toContain("https://news.example/articles/precious-metals-guide");
     expect(copy.text).not.toContain("<");
+    // The intro's link is a numbered note; the address on its own line.
+    expect(copy.text).toContain("See the Fed [1].");
+    expect(copy.text).toMatch(/^\[1\] https:\/\/news\.example\/articles\/fed\?x=1&y=2$/m);
 
     expect(headers["List-Unsubscribe"]).toBe(
       "<https://news.example/newsletter/unsubscribe?token=tok_en-1234567890abcdefghijklmnopqrstuvwxyzABC>, <mailto:info@news.example?subject=unsubscribe%20tok_en-1234567890abcdefghijklmnopqrstuvwxyzABC>",
     );
     expect(headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+  });
+
+  it("prints the site's address once in the plain-text footer, and never a character stuck to the end of an address", async () => {
+    const content = issueContent(
+      {
+        subject: "Links everywhere",
+        previewText: "",
+        introMarkdown: "Read [the Fed](https://news.example/articles/fed), [gold](https://news.example/gold); or (see [bonds](https://news.example/bonds))! Ask [us](mailto:info@news.example).\n\nEnds with https://news.example/raw.",
+        articleSlugs: "bonds-guide",
+      },
+      KNOWN,
+      SETTINGS,
+    );
+    const { links } = recipientLinks(SETTINGS.siteUrl, "tok_en-1234567890abcdefghijklmnopqrstuvwxyzABC", "info@news.example");
+    const { text } = personalize(await renderIssue(content), links);
+    const footer = text.slice(text.lastIndexOf("-----"));
+    expect(footer.match(/news\.example(?!\/)/g)).toHaveLength(1);
+    expect(footer).toMatch(/Our website:\nhttps:\/\/news\.example\n/);
+    // Every address ends at white space or the end of the text: no full stop, comma or bracket
+    // that a mail or SMS app would take into the link.
+    const addresses = [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]);
+    expect(addresses.length).toBeGreaterThan(5);
+    for (const address of addresses) expect(address, address).not.toMatch(/[.,;:!?)\]]$/);
+    expect(text).toContain("Read the Fed [1], gold [2]; or (see bonds [3])! Ask us [4].");
+    expect(text).toMatch(/^\[3\] https:\/\/news\.example\/bonds$/m);
+    expect(text).toMatch(/^\[4\] info@news\.example$/m);
+    // An article's address once, after "Read the article".
+    expect(text.split("https://news.example/articles/bonds-guide")).toHaveLength(2);
+    expect(text).toContain("Read the article → https://news.example/articles/bonds-guide\n");
   });
 });

@@ -38,7 +38,7 @@ function introHtml(markdown: string) {
   const html = sanitizeBodyHtml(marked.parse(markdown) as string);
   return html
     .replace(/<p>/g, `<p style="margin:0 0 16px;font-family:${sans};font-size:16px;line-height:24px;color:${COLORS.text}">`)
-    .replace(/<a href=/g, `<a style="color:${COLORS.red};text-decoration:underline" href=`)
+    .replace(/<a href=/g, `<a data-text-note="true" style="color:${COLORS.red};text-decoration:underline" href=`)
     .replace(/<(ul|ol)>/g, `<$1 style="margin:0 0 16px;padding-left:24px;font-family:${sans};font-size:16px;line-height:24px;color:${COLORS.text}">`)
     .replace(/<h([1-3])>/g, `<h$1 style="margin:24px 0 12px;font-family:${fontInAttribute};font-size:20px;line-height:28px;color:${COLORS.navy}">`);
 }
@@ -61,7 +61,7 @@ function IssueEmail({ content }: { content: IssueContent }) {
             <Heading as="h1" style={{ margin: "0 0 20px", fontFamily: font, fontSize: "28px", lineHeight: "34px", color: COLORS.navy }}>
               {content.subject}
             </Heading>
-            {content.introMarkdown.trim() ? <div dangerouslySetInnerHTML={{ __html: introHtml(content.introMarkdown) }} /> : null}
+            {content.introMarkdown.trim() ? <div data-text-links="notes" dangerouslySetInnerHTML={{ __html: introHtml(content.introMarkdown) }} /> : null}
           </Section>
           {content.articles.length > 0 ? (
             <Section style={{ padding: "0 32px" }}>
@@ -70,12 +70,13 @@ function IssueEmail({ content }: { content: IssueContent }) {
               </Heading>
               {content.articles.map((article) => (
                 <Section key={article.url} style={{ marginBottom: "28px" }}>
-                  <Link href={article.url}>
+                  {/* The plain-text part gives the article's address once, after "Read the article". */}
+                  <Link href={article.url} data-skip-in-text="true">
                     <Img src={article.imageUrl} alt={article.imageAlt} width="536" height="302" style={{ display: "block", width: "100%", maxWidth: "536px", height: "auto", border: 0 }} />
                   </Link>
                   <Text style={{ margin: "12px 0 4px", fontFamily: sans, fontSize: "12px", textTransform: "uppercase", color: COLORS.muted }}>{article.category}</Text>
                   <Heading as="h3" style={{ margin: "0 0 8px", fontFamily: font, fontSize: "22px", lineHeight: "28px" }}>
-                    <Link href={article.url} style={{ color: COLORS.navy, textDecoration: "none" }}>
+                    <Link href={article.url} style={{ color: COLORS.navy, textDecoration: "none" }} data-text-href="none">
                       {article.title}
                     </Link>
                   </Heading>
@@ -92,12 +93,15 @@ function IssueEmail({ content }: { content: IssueContent }) {
             <Hr style={{ borderColor: COLORS.line, margin: "8px 0" }} />
           </Section>
           <Section style={{ padding: "16px 32px 32px" }}>
+            {/* The address once, after a colon and at the end of its line: the plain-text part prints a
+                link whose text is its address only once, and nothing sticks to it. */}
             <Text style={{ margin: "0 0 8px", fontFamily: sans, fontSize: "12px", lineHeight: "18px", color: COLORS.muted }}>
-              You receive this e-mail because you subscribed to the {content.siteName} newsletter at{" "}
+              You receive this e-mail because you subscribed to the {content.siteName} newsletter. Educational content, not
+              investment advice. Our website:
+              <br />
               <Link href={content.siteUrl} style={{ color: COLORS.muted }}>
-                {content.siteUrl.replace(/^https?:\/\//, "")}
+                {content.siteUrl}
               </Link>
-              . Educational content, not investment advice.
             </Text>
             <Text style={{ margin: "0 0 8px", fontFamily: sans, fontSize: "12px", lineHeight: "18px", color: COLORS.muted }}>
               <Link href={RECIPIENT_PLACEHOLDERS.unsubscribeUrl} style={{ color: COLORS.muted, textDecoration: "underline" }}>
@@ -120,10 +124,61 @@ function IssueEmail({ content }: { content: IssueContent }) {
 
 export type RenderedIssue = { html: string; text: string };
 
+type TextBuilder = {
+  openBlock(options: { leadingLineBreaks: number }): void;
+  closeBlock(options: { trailingLineBreaks: number }): void;
+  addInline(text: string, options?: { noWordTransform?: boolean }): void;
+  addLineBreak(): void;
+};
+type TextElement = { attribs?: Record<string, string>; children: unknown[] };
+type Walk = (nodes: unknown[], builder: TextBuilder) => void;
+
+/**
+ * How the plain-text part writes links (html-to-text, through React Email's render): a link in the
+ * intro's running text becomes a numbered note, "the Fed [1]", and the intro ends with "[1]" and
+ * the address on a line of its own. Written inline, the address would be followed by the
+ * sentence's full stop or comma, which mail and SMS apps take into the link. An article's title
+ * link is its text only: the article's address follows "Read the article".
+ */
+function plainTextOptions() {
+  let notes: string[] | null = null;
+  return {
+    formatters: {
+      linkNotes(element: TextElement, walk: Walk, builder: TextBuilder) {
+        notes = [];
+        builder.openBlock({ leadingLineBreaks: 2 });
+        walk(element.children, builder);
+        builder.closeBlock({ trailingLineBreaks: 2 });
+        if (notes.length > 0) {
+          builder.openBlock({ leadingLineBreaks: 2 });
+          notes.forEach((href, index) => {
+            if (index > 0) builder.addLineBreak();
+            builder.addInline(`[${index + 1}] ${href}`, { noWordTransform: true });
+          });
+          builder.closeBlock({ trailingLineBreaks: 2 });
+        }
+        notes = null;
+      },
+      noteLink(element: TextElement, walk: Walk, builder: TextBuilder) {
+        walk(element.children, builder);
+        const href = element.attribs?.href?.replace(/^mailto:/, "");
+        if (!href || !notes) return;
+        notes.push(href);
+        builder.addInline(` [${notes.length}]`, { noWordTransform: true });
+      },
+    },
+    selectors: [
+      { selector: 'div[data-text-links="notes"]', format: "linkNotes" },
+      { selector: "a[data-text-note]", format: "noteLink" },
+      { selector: "a[data-text-href=none]", format: "anchor", options: { ignoreHref: true } },
+    ],
+  };
+}
+
 /** Renders an issue once: HTML for every client and its plain-text part, with recipient placeholders. */
 export async function renderIssue(content: IssueContent): Promise<RenderedIssue> {
   const element = <IssueEmail content={content} />;
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true, htmlToTextOptions: plainTextOptions() as never })]);
   return { html, text };
 }
 

@@ -22,6 +22,6 @@ describe("raw HTML in a newsletter issue's intro", () => {
     expect(html).not.toMatch(/<script/i);
     // What the editor meant is kept, with the e-mail's inline styles.
     expect(intro).toContain("<strong>rates</strong>");
-    expect(intro).toMatch(/<a style="[^"]+" href="https:\/\/news\.example\/articles\/fed">the Fed<\/a>/);
+    expect(intro).toMatch(/<a data-text-note="true" style="[^"]+" href="https:\/\/news\.example\/articles\/fed">the Fed<\/a>/);
   });
 });

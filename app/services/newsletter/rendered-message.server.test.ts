@@ -45,7 +45,8 @@ const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** Where a link of the message leads: a short link answers 302 to its stored URL; others stand as they are. */
 async function destination(db: Db, url: string) {
-  const short = new RegExp(`^${SITE}/l/([^/?#]+)$`).exec(url);
+  // Each copy's short links name the copy (`?c=`, decision 151).
+  const short = new RegExp(`^${SITE}/l/([^/?#]+)\\?c=\\d+$`).exec(url);
   if (!short) return { status: 200, url };
   const link = await resolveShortLink(db, short[1]!);
   return link ? { status: 302, url: link.url } : { status: 404, url };

@@ -39,7 +39,9 @@ export async function newsletterResults(db: Db, campaignId: string) {
     unsubscribed: Number(row?.unsubscribed ?? 0),
     clicks: base.clicks,
     uniqueClickers: base.uniqueClickers,
-    currentRate: base.currentRate,
+    machineFetches: base.machineFetches,
+    machineReasons: base.machineReasons,
+    rate: base.rate,
   };
 }
 

@@ -21,7 +21,7 @@ export function confirmationEmail(siteName: string, url: string) {
     subject: `Confirm your ${siteName} newsletter subscription`,
     text:
       `Thank you for signing up for the ${siteName} newsletter.\n\n` +
-      `Please confirm that this is your address by opening this link and pressing "Confirm my subscription":\n\n${url}\n\n` +
+      `Please confirm that this is your address by opening this link and pressing “Confirm my subscription”:\n\n${url}\n\n` +
       `The link is valid for ${CONFIRMATION_VALID_DAYS} days. If you did not sign up, ignore this e-mail: you will not hear from us again.\n`,
   };
 }

@@ -67,9 +67,9 @@ export async function importNewsletterCsv(
     return { ok: false, message: `The file is not valid CSV: ${(error as Error).message.slice(0, 200)}` };
   }
   const header = (records[0] ?? []).map((name) => name.trim().toLowerCase());
-  if (!header.includes("email")) return { ok: false, message: 'The first line must name the columns, with one called "email".' };
+  if (!header.includes("email")) return { ok: false, message: "The first line must name the columns, with one called “email”." };
   const unknownColumn = header.find((name) => name && !(NEWSLETTER_CSV_COLUMNS as readonly string[]).includes(name));
-  if (unknownColumn) return { ok: false, message: `Unknown column "${unknownColumn}". Columns: ${NEWSLETTER_CSV_COLUMNS.join(", ")}.` };
+  if (unknownColumn) return { ok: false, message: `Unknown column “${unknownColumn}”. Columns: ${NEWSLETTER_CSV_COLUMNS.join(", ")}.` };
   if (records.length - 1 > IMPORT_MAX_ROWS) return { ok: false, message: `At most ${IMPORT_MAX_ROWS.toLocaleString("en-US")} rows per file.` };
 
   const refused: ImportRefusal[] = [];

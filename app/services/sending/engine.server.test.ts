@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "~/db/client.server";
 import { campaignRecipients, campaigns, consentEvents, dncNumbers, subscribers } from "~/db/schema";
@@ -9,7 +10,7 @@ import { createLogTransport, type SendResult, type SentLookup, type SmsTransport
 import { countReach, AudienceSchema, type Audience } from "./audience.server";
 import { controlCampaign, saveDraft, scheduleCampaign } from "./campaigns.server";
 import { drainCampaigns, type EngineOptions } from "./engine.server";
-import { recordClick, resolveShortLink } from "./links.server";
+import { recordClick, resolveShortLink, secondsSinceCopySent } from "./links.server";
 import { burstFor, takeTokens } from "./rate-bucket.server";
 import { campaignResults } from "./results.server";
 import { createSmsChannel } from "./sms-channel.server";
@@ -348,7 +349,52 @@ describe.each(DB_KINDS)("the send engine on %s", (kind) => {
     await recordClick(db, { code: codes[0]!, campaignId: id, ip: "203.0.113.1", userAgent: "phone" });
     await recordClick(db, { code: codes[0]!, campaignId: id, ip: "203.0.113.1", userAgent: "phone" });
     await recordClick(db, { code: codes[0]!, campaignId: id, ip: "203.0.113.2", userAgent: "phone" });
-    expect(await campaignResults(db, id, 0.0083)).toMatchObject({ clicks: 3, uniqueClickers: 2 });
+    // Machines' fetches are kept apart, by reason, and never become clicks or clickers.
+    await recordClick(db, { code: codes[0]!, campaignId: id, ip: "203.0.113.3", userAgent: "preview", machine: "link-preview" });
+    await recordClick(db, { code: codes[0]!, campaignId: id, ip: "203.0.113.4", userAgent: "scanner", machine: "mail-scanner" });
+    await recordClick(db, { code: codes[0]!, campaignId: id, ip: "203.0.113.4", userAgent: "scanner", machine: "mail-scanner" });
+    expect(await campaignResults(db, id, 0.0083)).toMatchObject({
+      clicks: 3,
+      uniqueClickers: 2,
+      machineFetches: 3,
+      machineReasons: [
+        { reason: "mail-scanner", count: 2 },
+        { reason: "link-preview", count: 1 },
+      ],
+    });
+  });
+
+  it("tells how long after its copy was sent a link was opened, only for that campaign's copy", async () => {
+    const { db } = database;
+    const sentAt = new Date("2026-11-23T17:00:00Z");
+    await subscriber(db, "212", { clickId: `copy-${kind}` });
+    const id = await startCampaign(db, "Patriot Investor https://a.example.com/copy. Reply STOP", { clickId: `copy-${kind}` }, sentAt);
+    await drainCampaigns(engine(db, fakeProvider().transport, () => sentAt));
+    const [copy] = (await db.execute<{ id: number | string }>(sql`SELECT id FROM campaign_recipients WHERE campaign_id = ${id}`)).rows;
+    const copyId = Number(copy!.id);
+    expect(await secondsSinceCopySent(db, id, copyId, new Date(sentAt.getTime() + 12_000))).toBe(12);
+    expect(await secondsSinceCopySent(db, randomUUID(), copyId, sentAt)).toBeNull();
+    expect(await secondsSinceCopySent(db, id, copyId + 1_000_000, sentAt)).toBeNull();
+  });
+
+  it("reports the current rate and the whole send's average from the ledger's times", async () => {
+    const { db } = database;
+    const cohort = `rate-${kind}`;
+    for (let i = 0; i < 4; i++) await subscriber(db, "212", { clickId: cohort });
+    const started = new Date("2026-11-23T17:00:00Z");
+    const after = (seconds: number) => new Date(started.getTime() + seconds * 1000);
+    let now = started;
+    const options = engine(db, fakeProvider().transport, () => now);
+    const id = await startCampaign(db, "Patriot Investor rates. Reply STOP to opt out", { clickId: cohort }, now);
+    const { startDueCampaigns } = await import("./engine.server");
+    await startDueCampaigns(options, now);
+    expect((await campaignResults(db, id, 0.0083, after(1))).rate).toEqual({ current: null, average: null });
+    // The four texts go 8 s after the start.
+    now = after(8);
+    await drainCampaigns(options);
+    expect((await campaignResults(db, id, 0.0083, after(10))).rate).toEqual({ current: 0.8, average: 0.5 });
+    // A minute later nothing is sent now; the average is still the send's.
+    expect((await campaignResults(db, id, 0.0083, after(70))).rate).toEqual({ current: 0, average: 0.5 });
   });
 
   it("shares one token bucket between senders", async () => {

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { linkClicks, shortLinks } from "~/db/schema";
 import { findUrls, replaceUrls, SHORT_CODE_LENGTH } from "~/lib/short-links";
+import type { MachineClickReason } from "./click-judge";
 
 type Executor = Pick<Db, "select" | "insert" | "execute">;
 
@@ -48,15 +49,47 @@ export async function resolveShortLink(db: Executor, code: string) {
   return row ?? null;
 }
 
-/** Counts a click; the visitor is a hash of address and browser, for unique clickers without keeping either. */
-export async function recordClick(db: Executor, click: { code: string; campaignId: string | null; ip: string; userAgent: string }) {
+/**
+ * Records a request for a short link: a person's click (machine null) or a machine's fetch with its
+ * reason (click-judge.ts). The visitor is a hash of address and browser, for unique clickers
+ * without keeping either.
+ */
+export async function recordClick(db: Executor, click: { code: string; campaignId: string | null; ip: string; userAgent: string; machine?: MachineClickReason | null }) {
   const visitor = createHash("sha256").update(`${click.ip}\n${click.userAgent}`).digest("base64url").slice(0, 22);
-  await db.insert(linkClicks).values({ code: click.code, campaignId: click.campaignId, visitor });
+  await db.insert(linkClicks).values({ code: click.code, campaignId: click.campaignId, visitor, machine: click.machine ?? null });
 }
 
-export async function clickCounts(db: Pick<Db, "execute">, campaignId: string) {
-  const result = await db.execute<{ clicks: number | string; clickers: number | string }>(
-    sql`SELECT count(*)::int AS clicks, count(DISTINCT visitor)::int AS clickers FROM link_clicks WHERE campaign_id = ${campaignId}`,
+/** Seconds from the moment an e-mail copy of this campaign was handed over to `now`; null when unknown. */
+export async function secondsSinceCopySent(db: Pick<Db, "execute">, campaignId: string, copyId: number, now = new Date()) {
+  const result = await db.execute<{ sent_at: string | Date | null }>(
+    sql`SELECT sent_at FROM campaign_recipients WHERE id = ${copyId} AND campaign_id = ${campaignId}`,
   );
-  return { clicks: Number(result.rows[0]?.clicks ?? 0), uniqueClickers: Number(result.rows[0]?.clickers ?? 0) };
+  const sentAt = result.rows[0]?.sent_at;
+  return sentAt == null ? null : (now.getTime() - new Date(sentAt).getTime()) / 1000;
+}
+
+export type ClickCounts = {
+  /** People's clicks, and the different people among them. */
+  clicks: number;
+  uniqueClickers: number;
+  /** Fetches by machines (scanners, previews, HEAD), by reason: shown, never counted as clicks. */
+  machineFetches: number;
+  machineReasons: { reason: MachineClickReason; count: number }[];
+};
+
+export async function clickCounts(db: Pick<Db, "execute">, campaignId: string): Promise<ClickCounts> {
+  const result = await db.execute<{ machine: string | null; clicks: number | string; clickers: number | string }>(
+    sql`SELECT machine, count(*)::int AS clicks, count(DISTINCT visitor)::int AS clickers FROM link_clicks WHERE campaign_id = ${campaignId} GROUP BY machine`,
+  );
+  const people = result.rows.find((row) => row.machine === null);
+  const machineReasons = result.rows
+    .filter((row) => row.machine !== null)
+    .map((row) => ({ reason: row.machine as MachineClickReason, count: Number(row.clicks) }))
+    .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  return {
+    clicks: Number(people?.clicks ?? 0),
+    uniqueClickers: Number(people?.clickers ?? 0),
+    machineFetches: machineReasons.reduce((sum, row) => sum + row.count, 0),
+    machineReasons,
+  };
 }

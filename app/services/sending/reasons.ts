@@ -5,7 +5,7 @@ export const SKIP_REASONS = {
   internal_dnc: "On our opt-out list",
   federal_dnc: "On the federal Do-Not-Call list (DNC_POLICY=refuse)",
   frequency_cap: "Frequency cap (3 marketing texts in 24 hours)",
-  expired: "Alert expired before the person's sending window opened",
+  expired: "Alert expired before the person’s sending window opened",
   unsubscribed: "Unsubscribed from the newsletter before the issue reached them",
   suppressed: "Address suppressed (hard bounce or spam complaint)",
   no_consent: "No subscriber consent on record",
@@ -31,7 +31,7 @@ export type FailureReason = keyof typeof FAILURE_REASONS;
 /** Why a queued message waits (it goes later). */
 export const WAIT_REASONS = {
   quiet_hours: "Waiting for quiet hours to end",
-  postal_address_missing: "Held until the sender's postal address is set (SITE_POSTAL_ADDRESS)",
+  postal_address_missing: "Held until the sender’s postal address is set (SITE_POSTAL_ADDRESS)",
   rnd_unavailable: "Waiting for the Reassigned Numbers Database to answer",
 } as const;
 

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { keysetCsvStream } from "../admin/csv-export.server";
-import { clickCounts } from "./links.server";
+import { clickCounts, type ClickCounts } from "./links.server";
 import { reasonLabel } from "./reasons";
+import { CURRENT_RATE_WINDOW_SECONDS, sendRates, type SendRates } from "./send-rate";
 
 type Executor = Pick<Db, "execute">;
 
@@ -23,19 +24,23 @@ export type CampaignResults = {
   optOuts: number;
   clicks: number;
   uniqueClickers: number;
+  machineFetches: number;
+  machineReasons: ClickCounts["machineReasons"];
   segmentsSent: number;
   cost: number;
-  /** Messages sent in the last minute, per second. */
-  currentRate: number;
+  /** Messages per second over the last few seconds, and over the whole send (send-rate.ts). */
+  rate: SendRates;
 };
 
 /**
  * A campaign's results, aggregated from its ledger, the provider's callbacks, the consent log and
  * the click log: nothing is counted in memory, so every process shows the same numbers.
  */
-export async function campaignResults(db: Executor, campaignId: string, pricePerSegment: number): Promise<CampaignResults> {
+export async function campaignResults(db: Executor, campaignId: string, pricePerSegment: number, now = new Date()): Promise<CampaignResults> {
+  // Sends are stamped with the engine's clock (engine.server.ts), so the window is measured on it too.
+  const windowStart = new Date(now.getTime() - CURRENT_RATE_WINDOW_SECONDS * 1000).toISOString();
   const [states, reasons, optOuts, clicks] = await Promise.all([
-    db.execute<Record<string, number | string | null>>(sql`
+    db.execute<Record<string, number | string | Date | null>>(sql`
       SELECT count(*)::int AS planned,
         count(*) FILTER (WHERE state = 'queued' AND reason IS DISTINCT FROM 'quiet_hours')::int AS queued,
         count(*) FILTER (WHERE state = 'queued' AND reason = 'quiet_hours')::int AS waiting,
@@ -46,7 +51,9 @@ export async function campaignResults(db: Executor, campaignId: string, pricePer
         count(*) FILTER (WHERE state = 'skipped')::int AS skipped,
         count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled,
         coalesce(sum(segments) FILTER (WHERE state = 'sent'), 0)::int AS segments,
-        count(*) FILTER (WHERE state = 'sent' AND sent_at > now() - interval '60 seconds')::int AS last_minute
+        count(*) FILTER (WHERE state = 'sent' AND sent_at > ${windowStart}::timestamptz AND sent_at <= ${now.toISOString()}::timestamptz)::int AS in_window,
+        max(sent_at) FILTER (WHERE state = 'sent') AS last_sent_at,
+        (SELECT started_at FROM campaigns WHERE id = ${campaignId}) AS started_at
       FROM campaign_recipients WHERE campaign_id = ${campaignId}`),
     db.execute<{ state: string; reason: string | null; count: number | string }>(sql`
       SELECT CASE WHEN state = 'sent' THEN 'failed' ELSE state END AS state,
@@ -67,6 +74,7 @@ export async function campaignResults(db: Executor, campaignId: string, pricePer
   ]);
   const row = states.rows[0] ?? {};
   const n = (key: string) => Number(row[key] ?? 0);
+  const time = (key: string) => (row[key] == null ? null : new Date(row[key] as string | Date));
   const grouped = (state: string) =>
     reasons.rows.filter((r) => r.state === state).map((r) => ({ reason: String(r.reason), label: r.reason === "undelivered" ? "Not delivered by the carrier" : reasonLabel(r.reason), count: Number(r.count) }));
   return {
@@ -85,7 +93,7 @@ export async function campaignResults(db: Executor, campaignId: string, pricePer
     ...clicks,
     segmentsSent: n("segments"),
     cost: Math.round(n("segments") * pricePerSegment * 100) / 100,
-    currentRate: Math.round((n("last_minute") / 60) * 10) / 10,
+    rate: sendRates({ now, startedAt: time("started_at"), lastSentAt: time("last_sent_at"), sent: n("sent"), sentInWindow: n("in_window") }),
   };
 }
 

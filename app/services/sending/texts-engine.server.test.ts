@@ -324,7 +324,7 @@ describe("two senders on one PostgreSQL", () => {
   it("sends each of 200 texts exactly once with two engines on separate connections", { timeout: 30_000 }, async () => {
     const { db } = database;
     for (let i = 0; i < 200; i++) await queue(db, "test", `+1212457${String(i).padStart(4, "0")}`, null, `m${i}`);
-    const second = await openDatabase({ url: database.url });
+    const second = await openDatabase({ url: database.url, connectTimeoutMs: 60_000 });
     const a = provider({ delayMs: () => 2 });
     const b = provider({ delayMs: () => 2 });
     try {

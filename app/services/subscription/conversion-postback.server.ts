@@ -37,29 +37,59 @@ export function renderPostbackUrl(template: string, values: { clickId: string; e
 
 export type PostbackRow = Omit<typeof conversionPostbacks.$inferInsert, "subscriberId">;
 
-/** The row to queue for one conversion, or null when postbacks are off or there is no click id. */
+export type PostbackSkipReason = "gpc";
+
+/**
+ * Why a conversion's postback must not be sent (decision 153), or null when it may be. A browser
+ * that sent Global Privacy Control (Sec-GPC: 1) opted out of the sale or sharing of the person's
+ * data; a click id handed back to an ad platform (or to a tracker that passes it on) is such
+ * sharing, so it is withheld unless the operator marked the postback URL as first-party
+ * (CONVERSION_POSTBACK_AD_PLATFORM=no). Without a click id there is no postback at all.
+ */
+export function postbackSkipReason(conversion: { clickId: string | null | undefined; gpc: boolean }, feedsAdPlatform: boolean): PostbackSkipReason | null {
+  if (!conversion.clickId) return null;
+  return conversion.gpc && feedsAdPlatform ? "gpc" : null;
+}
+
+/**
+ * The row to queue for one conversion, or null when postbacks are off or there is no click id.
+ * A postback withheld by the rule above is still written, as `skipped` with its reason, so the
+ * record (and the consent certificate) says it was not sent and why; the worker never claims it.
+ * `feedsAdPlatform` is CONVERSION_POSTBACK_AD_PLATFORM; absent means yes, the safe default.
+ */
 export function postbackRow(
   template: string | null | undefined,
-  conversion: { clickId: string | null | undefined; event: PostbackEvent; at: Date },
+  conversion: { clickId: string | null | undefined; event: PostbackEvent; at: Date; gpc?: boolean },
+  feedsAdPlatform = true,
 ): PostbackRow | null {
   if (!template || !conversion.clickId) return null;
   const dedupeKey = randomUUID();
+  const skipReason = postbackSkipReason({ clickId: conversion.clickId, gpc: conversion.gpc === true }, feedsAdPlatform);
   return {
     dedupeKey,
     clickId: conversion.clickId,
     event: conversion.event,
     url: renderPostbackUrl(template, { clickId: conversion.clickId, event: conversion.event, timestamp: conversion.at, id: dedupeKey }),
     occurredAt: conversion.at,
+    ...(skipReason ? { status: "skipped" as const, skipReason } : {}),
   };
+}
+
+/** Whether a row is one for the worker to send (a skipped one only records that it was withheld). */
+export function postbackToSend(row: PostbackRow | null) {
+  return row !== null && row.status !== "skipped";
 }
 
 type Executor = Pick<Db, "insert">;
 
-/** Queues a postback inside the caller's transaction, so it exists exactly when the conversion does. */
+/**
+ * Queues a postback inside the caller's transaction, so it exists exactly when the conversion
+ * does; true when there is now a call for the worker to send (false for none or a skipped one).
+ */
 export async function enqueuePostback(tx: Executor, subscriberId: string, row: PostbackRow | null) {
   if (!row) return false;
   await tx.insert(conversionPostbacks).values({ ...row, subscriberId }).onConflictDoNothing({ target: conversionPostbacks.dedupeKey });
-  return true;
+  return postbackToSend(row);
 }
 
 /** Wakes the postback worker at once after an opt-in queued a call (the poll is only the fallback). */

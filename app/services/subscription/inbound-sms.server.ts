@@ -10,6 +10,7 @@ import { nudgeTexts } from "../sending/signal.server";
 import { getWelcomeConfig } from "./sms-config.server";
 import { isConfirmReply } from "./double-opt-in.server";
 import { enqueuePostback, nudgePostbacks, postbackRow } from "./conversion-postback.server";
+import { signUpSentGpc } from "./attribution.server";
 
 export type InboundSms = {
   messageSid: string;
@@ -24,7 +25,12 @@ export type InboundSite = { name: string; email: string; phone: string };
 /** `confirm` and `decline` are the answers to a pending double opt-in. */
 export type InboundResult = { intent: InboundIntent | "confirm" | "decline"; changed: boolean; replied: boolean };
 
-export type InboundOptions = { postbackUrl?: string | null; now?: () => Date };
+export type InboundOptions = {
+  postbackUrl?: string | null;
+  /** CONVERSION_POSTBACK_AD_PLATFORM (absent: yes): no postback for a sign-up that sent GPC (decision 153). */
+  postbackAdPlatform?: boolean;
+  now?: () => Date;
+};
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -213,7 +219,10 @@ async function answerDoubleOptIn(
           consentEventId: event,
         });
     const at = reply.options.now?.() ?? new Date();
-    const postback = await enqueuePostback(tx, pending.id, postbackRow(reply.options.postbackUrl, { clickId: pending.clickId, event: "doi_confirmed", at }));
+    // The conversion is now, but the browser's Global Privacy Control was sent with the sign-up.
+    const gpc = pending.clickId && reply.options.postbackUrl ? await signUpSentGpc(tx, pending.id, "sms") : false;
+    const row = postbackRow(reply.options.postbackUrl, { clickId: pending.clickId, event: "doi_confirmed", at, gpc }, reply.options.postbackAdPlatform ?? true);
+    const postback = await enqueuePostback(tx, pending.id, row);
     return { answer: "confirm" as const, changed: true, replied: Boolean(queued), postback };
   }
 

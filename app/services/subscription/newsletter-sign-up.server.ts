@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { consentEvents, subscribers } from "~/db/schema";
 import { checkUsMobile } from "~/lib/phone";
@@ -8,6 +8,7 @@ import type { Interaction } from "~/lib/interaction";
 import { optInToSms, type SmsOptInResult, type SmsOptInSettings } from "./sms-opt-in.server";
 import { requestConfirmation } from "../newsletter/subscription.server";
 import { newLinkToken } from "../newsletter/tokens.server";
+import { insertAttribution, resolveAttribution } from "./attribution.server";
 
 export type NewsletterInput = {
   firstName: string;
@@ -21,6 +22,8 @@ export type NewsletterInput = {
   interaction?: Interaction | null;
   /** The document the form was served in, kept in served_pages (decision 079). */
   servedPageSha256?: string | null;
+  /** The request sent Sec-GPC: 1 (Global Privacy Control), kept with the attribution (decision 153). */
+  gpc?: boolean;
 };
 
 export type NewsletterResult =
@@ -47,8 +50,15 @@ export async function subscribeToNewsletter(
   }
   const email = input.email.trim().toLowerCase();
   const texts = consentTexts(settings.siteName);
+  // Found once for both subscriptions the form may start (e-mail and SMS).
+  const attribution = await resolveAttribution(input.evidence, settings.visits);
 
   const confirmationSent = await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ status: subscribers.status })
+      .from(subscribers)
+      .where(and(eq(subscribers.channel, "email"), eq(subscribers.email, email)))
+      .for("update");
     const [row] = await tx
       .insert(subscribers)
       .values({
@@ -75,8 +85,9 @@ export async function subscribeToNewsletter(
           updatedAt: sql`now()`,
         },
       })
-      .returning({ id: subscribers.id, status: subscribers.status });
-    await tx.insert(consentEvents).values({
+      // xmax = 0: this statement inserted the row (not another sign-up of the same address at once).
+      .returning({ id: subscribers.id, status: subscribers.status, inserted: sql<boolean>`(xmax = 0)` });
+    const [event] = await tx.insert(consentEvents).values({
       subscriberId: row!.id,
       channel: "email",
       action: "email_subscribe",
@@ -92,7 +103,11 @@ export async function subscribeToNewsletter(
       ...input.evidence,
       interaction: input.interaction ?? null,
       servedPageSha256: input.servedPageSha256 ?? null,
-    });
+    }).returning({ id: consentEvents.id });
+    // A sign-up starts a subscription when the address is new or its subscription had ended; a
+    // repeat while pending or active, or a suppressed address, is not another sign-up.
+    const started = before ? before.status === "unsubscribed" || before.status === "expired" : row!.inserted;
+    if (started) await insertAttribution(tx, row!.id, event!.id, "email", attribution, input.gpc === true);
     return requestConfirmation(tx, { id: row!.id, email, status: row!.status }, settings);
   });
 
@@ -109,6 +124,8 @@ export async function subscribeToNewsletter(
           evidence: input.evidence,
           interaction: input.interaction,
           servedPageSha256: input.servedPageSha256,
+          attribution,
+          gpc: input.gpc === true,
         },
         settings,
       )

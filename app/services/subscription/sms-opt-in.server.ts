@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { consentEvents, conversionPostbacks, subscribers } from "~/db/schema";
+import { consentEvents, conversionPostbacks, subscribers, subscriptionAttributions } from "~/db/schema";
 import { checkUsMobile } from "~/lib/phone";
 import { consentTexts } from "./consent.server";
 import { lookupDnc } from "../dnc/dnc.server";
@@ -12,7 +12,10 @@ import { getWelcomeConfig } from "./sms-config.server";
 import { rowSql } from "~/db/sql-values.server";
 import { SMS_CONFIG_ID } from "~/db/seed.server";
 import { confirmByFrom, doubleOptInRequest } from "./double-opt-in.server";
-import { enqueuePostback, nudgePostbacks, postbackRow, type PostbackRow } from "./conversion-postback.server";
+import { enqueuePostback, nudgePostbacks, postbackRow, postbackToSend, type PostbackRow } from "./conversion-postback.server";
+import { attributionColumns, insertAttribution, resolveAttribution } from "./attribution.server";
+import type { Attribution } from "../analytics/attribution";
+import type { VisitLookup } from "../analytics/visit-lookup.server";
 
 export type DncPolicy = "refuse" | "allow_with_consent";
 
@@ -29,6 +32,10 @@ export type SmsOptInInput = {
   interaction?: Interaction | null;
   /** The document the form was served in, kept in served_pages (decision 079). */
   servedPageSha256?: string | null;
+  /** Where the sign-up came from, when the caller already knows (the newsletter form); else found from the evidence. */
+  attribution?: Attribution;
+  /** The request sent Sec-GPC: 1 (Global Privacy Control); kept with the attribution (decision 153). */
+  gpc?: boolean;
 };
 
 export type SmsOptInSettings = {
@@ -38,8 +45,12 @@ export type SmsOptInSettings = {
   doubleOptIn?: boolean;
   /** CONVERSION_POSTBACK_URL: a conversion call is queued for opt-ins that carry a click id. */
   postbackUrl?: string | null;
+  /** CONVERSION_POSTBACK_AD_PLATFORM: the postback feeds an ad platform, so none is sent under GPC (absent: yes). */
+  postbackAdPlatform?: boolean;
   /** The clock (tests fix it); the database's own now() still stamps the rows. */
   now?: () => Date;
+  /** Finds the visit a sign-up came from (decision 149); without it only the form's page address tells. */
+  visits?: VisitLookup;
 };
 
 export type SmsOptInResult =
@@ -122,12 +133,14 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
     confirmBy,
   };
   const eventValues = { channel: "sms" as const, action: "opt_in" as const, ...evidence };
+  const attribution = input.attribution ?? (await resolveAttribution(input.evidence, settings.visits));
   // With double opt-in the conversion is the confirmation (only confirmed numbers are subscribers).
-  const postback = doubleOptIn ? null : postbackRow(settings.postbackUrl, { clickId: input.clickId, event: "opt_in", at: now });
+  const gpc = input.gpc === true;
+  const postback = doubleOptIn ? null : postbackRow(settings.postbackUrl, { clickId: input.clickId, event: "opt_in", at: now, gpc }, settings.postbackAdPlatform ?? true);
 
   // A new number (the usual case): subscriber, consent event, first text and postback in one
   // statement, which PostgreSQL runs atomically; the welcome text is read from sms_config in it.
-  const fresh = await insertNewSmsSubscriber(db, phone.e164, subscriberValues, eventValues, firstText, postback);
+  const fresh = await insertNewSmsSubscriber(db, phone.e164, subscriberValues, eventValues, firstText, postback, attributionColumns(attribution, "sms", gpc));
   if (fresh) {
     nudgeTexts();
     if (fresh.postback) nudgePostbacks();
@@ -160,6 +173,8 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
       .insert(consentEvents)
       .values({ subscriberId: existing.id, ...eventValues })
       .returning({ id: consentEvents.id });
+    // Opted in again after a STOP or an expiry: a new sign-up, with its own origin.
+    await insertAttribution(tx, existing.id, event!.id, "sms", attribution, gpc);
     const body = firstText.body ?? (await getWelcomeConfig(tx)).welcomeMessage;
     await enqueueSms(tx, {
       toPhone: phone.e164,
@@ -179,9 +194,9 @@ export async function optInToSms(db: Db, input: SmsOptInInput, settings: SmsOptI
 }
 
 /**
- * Inserts subscriber, consent event, first text (the welcome, or the request for a "Y") and the
- * postback together; null when the number already exists. The postback row's subscriber id is
- * filled in from the inserted subscriber.
+ * Inserts subscriber, consent event, first text (the welcome, or the request for a "Y"), the
+ * sign-up's attribution and the postback together; null when the number already exists. The
+ * postback row's subscriber id is filled in from the inserted subscriber.
  */
 async function insertNewSmsSubscriber(
   db: Db,
@@ -190,9 +205,11 @@ async function insertNewSmsSubscriber(
   event: Omit<typeof consentEvents.$inferInsert, "subscriberId">,
   firstText: { kind: "welcome" | "doi_request"; body: string | null },
   postback: PostbackRow | null,
+  attribution: ReturnType<typeof attributionColumns>,
 ) {
   const s = rowSql(subscribers, subscriber);
   const e = rowSql(consentEvents, event);
+  const a = rowSql(subscriptionAttributions, attribution);
   const message =
     firstText.kind === "welcome"
       ? sql`SELECT ${e164}, c.welcome_message, 'welcome', 'welcome:' || e.id, e.subscriber_id, e.id
@@ -213,6 +230,8 @@ async function insertNewSmsSubscriber(
     ), e AS (
       INSERT INTO consent_events (subscriber_id, ${e.columns}) SELECT s.id, ${e.values} FROM s
       RETURNING id, subscriber_id
+    ), a AS (
+      INSERT INTO subscription_attributions (subscriber_id, consent_event_id, ${a.columns}) SELECT e.subscriber_id, e.id, ${a.values} FROM e
     ), m AS (
       INSERT INTO campaign_recipients (address, body, kind, dedupe_key, subscriber_id, consent_event_id)
       ${message}
@@ -220,5 +239,5 @@ async function insertNewSmsSubscriber(
     )${postbackCte}
     SELECT (SELECT id FROM s) AS subscriber_id, (SELECT id FROM m) AS message_id`);
   const id = result.rows[0]?.subscriber_id ?? null;
-  return id ? { id, postback: Boolean(p) } : null;
+  return id ? { id, postback: postbackToSend(postback) } : null;
 }

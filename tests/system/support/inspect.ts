@@ -5,7 +5,7 @@ import { openDatabase, toNumber, type DatabaseHandle } from "~/db/client.server"
 /** Opens the database a (stopped) site used: its PGlite folder, or its PostgreSQL database. */
 export function openSiteDatabase(target: { dataDir?: string; url?: string }): Promise<DatabaseHandle> {
   return target.url
-    ? openDatabase({ url: target.url })
+    ? openDatabase({ url: target.url, connectTimeoutMs: 60_000 })
     : openDatabase({ dataDir: path.join(target.dataDir!, "pglite") });
 }
 

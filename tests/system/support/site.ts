@@ -49,8 +49,11 @@ function witnessOf(env: Record<string, string>): Record<string, string> {
 
 /**
  * One production server process (`node server.mjs`, the same entry operators run) on its own
- * port, ready when /readyz answers 200. The environment is the production one; `env` adds the
- * database (DATABASE_URL or DATA_DIR) and providers.
+ * port, ready when /readyz answers 200. `child` is the process started: without a heap limit in
+ * NODE_OPTIONS it runs the server as its own child with the default limit (decision 137), passes
+ * signals on, exits with the server's code, and takes the server with it when killed. The
+ * environment is the production one; `env` adds the database (DATABASE_URL or DATA_DIR) and
+ * providers.
  */
 export async function startSite(
   env: Record<string, string>,

@@ -3,6 +3,9 @@ import { Form, useRevalidator } from "react-router";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { AlertResultsData } from "~/routes/admin-alert";
+import { CLICK_FIGURES } from "~/lib/click-texts";
+import { MachineFetches } from "../machine-fetches";
+import { SendRate } from "../send-rate";
 import { usd } from "./alert-format";
 
 const STATUS_LABEL: Record<string, string> = {
@@ -34,8 +37,9 @@ export function AlertResults({ data: loaderData, banner }: { data: AlertResultsD
     ["Skipped", results.skipped, "skipped"],
     ["Waiting for allowed hours", results.waiting, "waiting"],
     ["Opt-outs within 7 days", results.optOuts, "opt-outs"],
-    ["Clicks", results.clicks, "clicks"],
-    ["Unique clickers", results.uniqueClickers, "clickers"],
+    [CLICK_FIGURES.clicks.label, results.clicks, "clicks"],
+    [CLICK_FIGURES.uniqueClickers.label, results.uniqueClickers, "clickers"],
+    [CLICK_FIGURES.machineFetches.label, results.machineFetches, "machine-fetches"],
     ["Cost", usd(results.cost), "cost"],
   ];
   const controls: { intent: string; label: string; show: boolean }[] = [
@@ -67,7 +71,7 @@ export function AlertResults({ data: loaderData, banner }: { data: AlertResultsD
       <Card className="p-6">
         <div className="flex items-center justify-between text-sm">
           <span id="progress-label">Progress</span>
-          <span data-testid="rate">{results.currentRate} texts/second now</span>
+          <SendRate rate={results.rate} sending={campaign.status === "sending"} unit="texts" />
         </div>
         <div className="mt-2 h-3 w-full rounded bg-muted" role="progressbar" aria-labelledby="progress-label" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
           <div className="h-3 rounded bg-accent" style={{ width: `${percent}%` }} />
@@ -82,6 +86,12 @@ export function AlertResults({ data: loaderData, banner }: { data: AlertResultsD
             </div>
           ))}
         </dl>
+        <p className="mt-4 text-sm text-muted-foreground">
+          {CLICK_FIGURES.clicks.label}: {CLICK_FIGURES.clicks.counts}.
+        </p>
+        <div className="mt-4">
+          <MachineFetches counts={results} />
+        </div>
       </Card>
       <div className="grid gap-6 md:grid-cols-2">
         <ReasonList title="Failed, by reason" rows={results.failedReasons} />

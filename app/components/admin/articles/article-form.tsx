@@ -114,7 +114,7 @@ export function ArticleForm({
         <CheckboxField name="sponsored" defaultChecked={values.sponsored}>
           Sponsored (paid) article: shows an &ldquo;Advertisement&rdquo; label and marks its links as sponsored
         </CheckboxField>
-        <Field label="Sponsor's name" name="sponsorName" defaultValue={values.sponsorName} maxLength={120} error={errors.sponsorName} />
+        <Field label="Sponsor’s name" name="sponsorName" defaultValue={values.sponsorName} maxLength={120} error={errors.sponsorName} />
         <CheckboxField name="featured" defaultChecked={values.featured}>
           Featured on the blog (replaces the current featured article when this one is published)
         </CheckboxField>

@@ -158,8 +158,10 @@ function ImageUpload({ onInserted }: { onInserted: (markdownLine: string) => voi
     setStatus("Uploading…");
     try {
       const response = await fetch("/admin/media", { method: "POST", body, headers: { Accept: "application/json" } });
-      const answer = (await response.json()) as { src?: string; alt?: string; error?: string };
-      if (!response.ok || !answer.src) return setStatus(answer.error ?? "The image was not uploaded. Please try again.");
+      // A proxy's own refusal (its 413 page above its outer limit) is not JSON: still an answer.
+      const answer = (await response.json().catch(() => ({}))) as { src?: string; alt?: string; error?: string };
+      const refused = response.status === 413 ? "The file is larger than 15 MB." : "The image was not uploaded. Please try again.";
+      if (!response.ok || !answer.src) return setStatus(answer.error ?? refused);
       setStatus("Image inserted.");
       onInserted(imageMarkdown(answer.alt ?? text, answer.src));
     } catch {
