@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DatabaseLockedError, openDatabase, UnsafeDatabaseSettingsError } from "./client.server";
+import { DatabaseLockedError, LOCK_OWNER_GRACE_MS, openDatabase, UnsafeDatabaseSettingsError } from "./client.server";
 
 const freshDir = () => path.join(mkdtempSync(path.join(tmpdir(), "pglite-lock-")), "pglite");
 
@@ -20,16 +20,48 @@ describe("the embedded database lock", () => {
     await again.close();
   }, 60_000);
 
-  it("refuses a folder locked by another live process", async () => {
+  it("refuses a folder locked by another live process once the grace period is over", async () => {
     const dir = freshDir();
     const other = spawn("sleep", ["30"]);
     try {
       writeFileSync(`${dir}.lock`, String(other.pid));
-      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/in use by process/);
+      const started = Date.now();
+      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(`is in use by process ${other.pid}`);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(LOCK_OWNER_GRACE_MS);
     } finally {
       other.kill();
     }
-  });
+  }, 30_000);
+
+  it("waits for an owner that goes away during the grace period (a server killed a moment ago) and takes the folder", async () => {
+    const dir = freshDir();
+    const other = spawn("sleep", ["30"]);
+    writeFileSync(`${dir}.lock`, String(other.pid));
+    setTimeout(() => other.kill("SIGKILL"), 800);
+    const handle = await openDatabase({ dataDir: dir });
+    expect(other.exitCode ?? other.signalCode).toBe("SIGKILL");
+    expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+    await handle.close();
+  }, 60_000);
+
+  it("takes over the lock of a zombie (exited, never reaped by its parent)", async () => {
+    const dir = freshDir();
+    // The shell starts a short sleep in the background, prints its PID, then becomes a long sleep,
+    // which never waits for children: the short one exits and stays a zombie while the long one runs.
+    const parent = spawn("sh", ["-c", "sleep 0.2 & echo $!; exec sleep 30"]);
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString()))));
+      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]![0], { timeout: 5_000 }).toBe("Z");
+      writeFileSync(`${dir}.lock`, String(zombie));
+      // The zombie outlasts the grace period (sleep 30): a live owner would be refused.
+      const handle = await openDatabase({ dataDir: dir });
+      expect(readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]![0]).toBe("Z");
+      expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+      await handle.close();
+    } finally {
+      parent.kill();
+    }
+  }, 60_000);
 
   it("takes over the lock of a process that died (kill -9 leaves the file behind)", async () => {
     const dir = freshDir();
@@ -47,12 +79,12 @@ describe("migrations on PostgreSQL", () => {
     const { createPostgresDatabase } = await import("../../tests/support/test-db");
     const created = await createPostgresDatabase();
     try {
-      const handles = await Promise.all([1, 2, 3].map(() => openDatabase({ url: created.url })));
+      const handles = await Promise.all([1, 2, 3].map(() => openDatabase({ url: created.url, connectTimeoutMs: 60_000 })));
       const [first] = handles;
       const applied = await first!.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
       expect(applied.rows[0]!.n).toBeGreaterThanOrEqual(3);
       await Promise.all(handles.map((handle) => handle.close()));
-      const again = await openDatabase({ url: created.url });
+      const again = await openDatabase({ url: created.url, connectTimeoutMs: 60_000 });
       const after = await again.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
       expect(after.rows[0]!.n).toBe(applied.rows[0]!.n);
       await again.close();
@@ -72,9 +104,9 @@ describe("durability settings on PostgreSQL", () => {
       await admin.connect();
       await admin.query(`ALTER DATABASE ${created.name} SET synchronous_commit = off`);
       await admin.end();
-      await expect(openDatabase({ url: created.url, requireDurability: true })).rejects.toThrow(UnsafeDatabaseSettingsError);
-      await expect(openDatabase({ url: created.url, requireDurability: true })).rejects.toThrow(/synchronous_commit=off/);
-      const lenient = await openDatabase({ url: created.url });
+      await expect(openDatabase({ url: created.url, requireDurability: true, connectTimeoutMs: 60_000 })).rejects.toThrow(UnsafeDatabaseSettingsError);
+      await expect(openDatabase({ url: created.url, requireDurability: true, connectTimeoutMs: 60_000 })).rejects.toThrow(/synchronous_commit=off/);
+      const lenient = await openDatabase({ url: created.url, connectTimeoutMs: 60_000 });
       await lenient.close();
     } finally {
       await created.drop();

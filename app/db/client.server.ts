@@ -40,6 +40,11 @@ export type OpenOptions = {
   /** Refuse a PostgreSQL server that may lose committed transactions (production). */
   requireDurability?: boolean;
   /**
+   * How long a new PostgreSQL connection may take (default 5 s). Tests that create databases
+   * side by side on a loaded machine give more: CREATE DATABASE holds others' connects back.
+   */
+  connectTimeoutMs?: number;
+  /**
    * The server: share the embedded database with the app's commands over a private Unix socket
    * (pglite-socket.server.ts). Warnings about it go to this function.
    */
@@ -84,13 +89,21 @@ async function checkDurability(pool: pg.Pool) {
  */
 const heldLocks = new Set<string>();
 
-function lockDataDir(dir: string) {
+/**
+ * How long a start waits for the lock's owner to go before refusing. A server killed outright
+ * (kill -9 of `node server.mjs`) takes its server process with it a moment later (decision 137):
+ * a supervisor that restarts at once must find the folder free, not a refusal.
+ */
+export const LOCK_OWNER_GRACE_MS = 5_000;
+
+async function lockDataDir(dir: string, graceMs: number) {
   const lockFile = `${path.resolve(dir)}.lock`;
   if (heldLocks.has(lockFile)) {
     throw new DatabaseLockedError(`The embedded database in ${dir} is already open in this process.`);
   }
   mkdirSync(path.dirname(lockFile), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const giveUpAt = Date.now() + graceMs;
+  for (;;) {
     try {
       const fd = openSync(lockFile, "wx");
       writeSync(fd, String(process.pid));
@@ -105,22 +118,40 @@ function lockDataDir(dir: string) {
       const owner = Number(readFileSync(lockFile, "utf8"));
       // Our own PID in a lock we do not hold is a leftover of a previous process that had our PID.
       if (owner && owner !== process.pid && isAlive(owner)) {
-        throw new DatabaseLockedError(
-          `The embedded database in ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to share PostgreSQL between processes.`,
-        );
+        if (Date.now() >= giveUpAt) {
+          throw new DatabaseLockedError(
+            `The embedded database in ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to share PostgreSQL between processes.`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
       }
-      unlinkSync(lockFile);
+      try {
+        unlinkSync(lockFile);
+      } catch (unlinkError) {
+        // Another starter took the stale file away first: try again to take the lock.
+        if ((unlinkError as NodeJS.ErrnoException).code !== "ENOENT") throw unlinkError;
+      }
     }
   }
-  throw new DatabaseLockedError(`Could not lock ${dir}`);
 }
 
+/**
+ * A process that still runs. A zombie (exited, not yet reaped: its parent died first and the
+ * container's first process reaps no one) answers signal 0 but holds no files: gone.
+ */
 function isAlive(pid: number) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The state follows the command name in parentheses, which may itself hold spaces or ")".
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true; // No /proc (not Linux): signal 0 is all there is.
   }
 }
 
@@ -128,7 +159,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const migrationsFolder = options.migrationsFolder ?? path.resolve("drizzle");
 
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 });
     return openPool(pool, "postgres", migrationsFolder, options);
   }
 
@@ -136,7 +167,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const inMemory = dataDir === "memory";
   let unlock: () => void;
   try {
-    unlock = inMemory ? () => {} : lockDataDir(dataDir);
+    // A command beside a running server goes through its socket at once; only a start waits.
+    const graceMs = options.viaRunningServer && findServerSocket(dataDir) ? 0 : LOCK_OWNER_GRACE_MS;
+    unlock = inMemory ? () => {} : await lockDataDir(dataDir, graceMs);
   } catch (error) {
     const socketDir = options.viaRunningServer && error instanceof DatabaseLockedError ? findServerSocket(dataDir) : null;
     if (!socketDir) throw error;
