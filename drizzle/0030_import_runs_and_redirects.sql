@@ -14,6 +14,7 @@ CREATE TABLE "import_items" (
 CREATE TABLE "import_report_lines" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"run_id" bigint NOT NULL,
+	"phase" text DEFAULT 'import' NOT NULL,
 	"item" text NOT NULL,
 	"old_url" text DEFAULT '' NOT NULL,
 	"outcome" text NOT NULL,
@@ -29,6 +30,7 @@ CREATE TABLE "import_runs" (
 	"site_url" text DEFAULT '' NOT NULL,
 	"options" jsonb NOT NULL,
 	"status" text DEFAULT 'queued' NOT NULL,
+	"dry_run" jsonb,
 	"items_total" integer DEFAULT 0 NOT NULL,
 	"items_done" integer DEFAULT 0 NOT NULL,
 	"created" integer DEFAULT 0 NOT NULL,
@@ -56,5 +58,5 @@ CREATE TABLE "redirects" (
 ALTER TABLE "import_report_lines" ADD CONSTRAINT "import_report_lines_run_id_import_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."import_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "import_items_source_key" ON "import_items" USING btree ("source","kind","source_id");--> statement-breakpoint
 CREATE INDEX "import_items_target_idx" ON "import_items" USING btree ("target_id");--> statement-breakpoint
-CREATE INDEX "import_report_lines_run_idx" ON "import_report_lines" USING btree ("run_id","id");--> statement-breakpoint
+CREATE INDEX "import_report_lines_run_idx" ON "import_report_lines" USING btree ("run_id","phase","id");--> statement-breakpoint
 CREATE INDEX "import_runs_status_idx" ON "import_runs" USING btree ("status","id");

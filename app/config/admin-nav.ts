@@ -34,6 +34,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { group: "insights", to: "/admin/analytics", label: "Analytics", editors: true },
   { group: "insights", to: "/admin/analytics/costs", label: "Ad Costs" },
   { group: "insights", to: "/admin/newsletter/import", label: "Newsletter Import" },
+  { group: "insights", to: "/admin/import", label: "Site Import" },
   { group: "people", to: "/admin/people", label: "People" },
   { group: "people", to: "/admin/security", label: "Security", editors: true },
 ];

@@ -1008,6 +1008,19 @@ export const adCosts = pgTable(
 
 // ─── Moving a publication in (issue 35; decisions 158, 159, 160) ────────────────────────────────
 
+/** What a dry run found, without its report lines (those are rows of import_report_lines). */
+export type DryRunSummary = {
+  site: { title: string; link: string };
+  articles: { published: number; scheduled: number; draft: number };
+  authors: { login: string; email: string; displayName: string; posts: number }[];
+  categories: { slug: string; name: string; posts: number }[];
+  featuredImages: { found: number; missing: number };
+  imagesInBodies: number;
+  seo: { titles: number; descriptions: number };
+  oldUrls: number;
+  lines: number;
+};
+
 /**
  * One import of a WordPress or Ghost export: the file kept on disk until it is done, the
  * operator's category mapping, where the job stands, and its counts (decision 159). A run is
@@ -1026,9 +1039,19 @@ export const importRuns = pgTable(
     fileBytes: bigint({ mode: "number" }).notNull(),
     /** The old site's address, as the export names it: the items' `source`. */
     siteUrl: text().notNull().default(""),
-    /** { categories: { [oldSlug]: ourCategory }, defaultCategory, overwriteEdited } */
-    options: jsonb().$type<{ categories: Record<string, string>; defaultCategory: string; overwriteEdited: boolean }>().notNull(),
-    status: text({ enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
+    /**
+     * The operator's choices: the category mapping (old slug → ours) and the category for the rest,
+     * whether desk edits are overwritten, a local copy of the old site's uploads, and the old site's
+     * address where the export does not say it (Ghost).
+     */
+    options: jsonb().$type<{ categories: Record<string, string>; defaultCategory: string; overwriteEdited: boolean; uploadsFolder?: string; oldSiteUrl?: string }>().notNull(),
+    /**
+     * uploaded (its dry run waits) → reviewing (the operator confirms the mapping) → queued →
+     * running → done or failed; a command's run starts at running. `cancelled` before it ran.
+     */
+    status: text({ enum: ["uploaded", "reviewing", "queued", "running", "done", "failed", "cancelled"] }).notNull().default("queued"),
+    /** The dry run's findings (counts, authors, categories to map), kept for the review page. */
+    dryRun: jsonb().$type<DryRunSummary>(),
     /** Importable posts, counted when the run starts; the progress bar is itemsDone of itemsTotal. */
     itemsTotal: integer().notNull().default(0),
     itemsDone: integer().notNull().default(0),
@@ -1059,9 +1082,9 @@ export const importItems = pgTable(
     id: bigserial({ mode: "number" }).primaryKey(),
     /** "wordpress:<site address>" or "ghost:<site address>". */
     source: text().notNull(),
-    kind: text({ enum: ["article", "author"] }).notNull(),
+    kind: text({ enum: ["article", "author", "image"] }).notNull(),
     sourceId: text().notNull(),
-    /** The article's or author's id here. */
+    /** The article’s, author’s or stored image’s id here. */
     targetId: uuid().notNull(),
     /** The item's address on the old site (articles). */
     oldUrl: text().notNull().default(""),
@@ -1083,12 +1106,14 @@ export const importReportLines = pgTable(
     runId: bigint({ mode: "number" })
       .notNull()
       .references(() => importRuns.id, { onDelete: "cascade" }),
+    /** "dry-run" lines say what the import would do; "import" lines what it did. */
+    phase: text({ enum: ["dry-run", "import"] }).notNull().default("import"),
     item: text().notNull(),
     oldUrl: text().notNull().default(""),
     outcome: text().notNull(),
     reason: text().notNull(),
   },
-  (table) => [index("import_report_lines_run_idx").on(table.runId, table.id)],
+  (table) => [index("import_report_lines_run_idx").on(table.runId, table.phase, table.id)],
 );
 
 /**

@@ -25,6 +25,7 @@ import { smsTransportFromEnv } from "./sms-transport-from-env.server";
 import { processRecorder } from "~/services/analytics/process.server";
 import { startAnalyticsFlusher } from "~/services/analytics/flusher.server";
 import { createRollupWriter } from "~/services/analytics/rollup-writer.server";
+import { startImportWorker } from "~/services/import/import-worker.server";
 
 /** Every job loop of this process; each stops after the message or batch it is working on. */
 let jobs: JobLoop[] = [];
@@ -94,6 +95,8 @@ export async function startRuntime() {
       signEveryMs: env.CONSENT_HEAD_SIGN_SECONDS * 1000,
     }),
   ];
+  // Imports of a WordPress or Ghost site, and one an interrupted process left (decision 159).
+  jobs.push(startImportWorker({ db, embedded: database.kind === "pglite", logger }));
   // The page views this process counts, written every ANALYTICS_FLUSH_SECONDS and at the stop.
   const recorder = processRecorder();
   if (recorder) {
