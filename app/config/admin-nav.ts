@@ -22,6 +22,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { group: "content", to: "/admin/articles", label: "Articles", editors: true },
   { group: "content", to: "/admin/authors", label: "Authors", editors: true },
   { group: "content", to: "/admin/media", label: "Images", editors: true },
+  { group: "content", to: "/admin/redirects", label: "Redirects", editors: true },
   { group: "audience", to: "/admin/subscribers", label: "Subscribers" },
   { group: "audience", to: "/admin/inbox", label: "Inbox" },
   { group: "audience", to: "/admin/consent", label: "Consent Evidence" },

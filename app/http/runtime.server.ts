@@ -18,6 +18,7 @@ import { createEmailChannel, mailgunEventLookup } from "~/services/newsletter/em
 import { createLogNewsletterMailer, createSmtpNewsletterMailer } from "~/services/newsletter/mailer.server";
 import { startNewsletterHousekeeping } from "~/services/newsletter/housekeeping.server";
 import { startContentSync, type ContentSync } from "~/services/content/sync.server";
+import { createRedirectMap, startRedirectMap } from "~/services/redirects/redirect-map.server";
 import { digestSources, issueSettings, unsubscribeMailbox } from "./newsletter-admin.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
@@ -35,6 +36,13 @@ let contentSync: ContentSync | undefined;
 export function getContentSync() {
   if (!contentSync) throw new Error("the runtime has not started");
   return contentSync;
+}
+
+/** The old addresses this process answers 301 for, kept current (decision 160). */
+const redirectMap = createRedirectMap();
+
+export function getRedirectMap() {
+  return redirectMap;
 }
 
 /** Opens (and migrates) the database and starts the job loops. */
@@ -59,8 +67,10 @@ export async function startRuntime() {
     lookup: env.MAILGUN_API_KEY && env.MAILGUN_DOMAIN ? mailgunEventLookup({ apiBase: env.MAILGUN_API_BASE, domain: env.MAILGUN_DOMAIN, apiKey: env.MAILGUN_API_KEY }) : undefined,
   });
   contentSync = await startContentSync({ db, databaseUrl: env.DATABASE_URL, logger });
+  const redirects = await startRedirectMap({ db, map: redirectMap, logger });
   jobs = [
     contentSync,
+    redirects,
     startEmailWorker({ db, transport: mail, logger }),
     // Every text from the number, campaigns and texts of their own alike (decision 068).
     startCampaignSender({
