@@ -22,7 +22,8 @@ export const IMPORT_LOSSES = {
   deletedHere: "imported before and deleted here since: not brought back",
   imageNotHad: (url: string, why: string) => `image ${url} could not be brought over (${why}): left out`,
   featuredNotHad: (url: string, why: string) => `featured image ${url} could not be brought over (${why})`,
-  linkUnresolved: (count: number) => `${count === 1 ? "a link" : `${count} links`} to the old site point at no imported post: left as they were`,
+  linkUnresolved: (count: number) => (count === 1 ? "a link to the old site points at no imported post: left as it was" : `${count} links to the old site point at no imported post: left as they were`),
+  oldAddressNotKept: (path: string, why: string) => `old address ${path} does not answer 301: ${why}`,
   categoryUnmapped: (slug: string, category: string) => `category “${slug}” has no mapping: filed under ${category}`,
 } as const;
 

@@ -6,12 +6,12 @@ import { articleFieldsFromPost, categoryFor, slugOfPost, type CategoryMapping, t
 import { bringBodyImages } from "./body-images.server";
 import { ghostStatusOf } from "./ghost-dry-run.server";
 import { readGhost } from "./ghost-reader.server";
-import { bringImage, type ImageSourceOptions } from "./images.server";
+import { bringImage, isUploadedFile, type ImageSourceOptions } from "./images.server";
 import { rewriteOldLinks } from "./link-rewrite";
 import { ghostArchivePaths, ghostPostPaths } from "./old-urls";
 import { finishRun, ImportFailure, renewLease, setRunTotal, type ImportRun, type ReportLineInput } from "./runs.server";
 import { htmlToMarkdown } from "./wordpress-body.server";
-import { ensureAuthor, importArchiveRedirects, importedSlugs, takenSlugs, writeImportedArticle, type ImportJobContext } from "./writer.server";
+import { createChangeBatcher, ensureAuthor, importArchiveRedirects, importedSlugs, takenSlugs, writeImportedArticle, type ImportJobContext } from "./writer.server";
 
 /**
  * The import of a Ghost export as a job (decision 159), in the same two passes as WordPress's.
@@ -78,9 +78,11 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
   const mine = await importedSlugs(db, source);
   const taken = await takenSlugs(db);
   const wantedSlugs = new Map<string, string>();
+  const oldSlugs = new Map<string, string>();
   for (const [id, post] of plan.posts) {
     const wanted = slugOfPost(post.slug, post.title);
     wantedSlugs.set(id, wanted);
+    oldSlugs.set(id, post.slug);
     const kept = mine.get(id);
     if (kept) {
       post.slug = kept;
@@ -92,9 +94,8 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
     post.slug = slug;
   }
   const postTargets = new Map<string, string>();
-  for (const post of plan.posts.values()) for (const path of ghostPostPaths(siteUrl, { slug: text(post.slug === "" ? "" : post.slug), uuid: post.uuid })) postTargets.set(path, `/articles/${post.slug}`);
-  // Old addresses are Ghost's own slugs, which the slug above may have changed: both point here.
-  for (const [id, post] of plan.posts) for (const path of ghostPostPaths(siteUrl, { slug: wantedSlugs.get(id)!, uuid: post.uuid })) postTargets.set(path, `/articles/${post.slug}`);
+  // Old addresses carry Ghost's own slugs (the one here may differ when it was taken).
+  for (const [id, post] of plan.posts) for (const path of ghostPostPaths(siteUrl, { slug: oldSlugs.get(id)!, uuid: post.uuid })) postTargets.set(path, `/articles/${post.slug}`);
 
   let host = "";
   try {
@@ -109,7 +110,7 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
     uploads: run.options.uploadsFolder ? { folder: run.options.uploadsFolder, urlPath: `${siteUrl ? new URL(siteUrl).pathname.replace(/\/+$/, "") : ""}/content/images` } : undefined,
     actor: options.actor,
   };
-  const context: ImportJobContext = { db, run, source, mapping, postTargets, actor: options.actor };
+  const context: ImportJobContext = { db, run, source, mapping, postTargets, actor: options.actor, changes: createChangeBatcher(db) };
   const authorIds = new Map<string, { id: string; slug: string }>();
   const skippedLines: ReportLineInput[] = [];
   const localAddress = (value: string) => value.replaceAll(GHOST_URL, siteUrl || "http://ghost.invalid");
@@ -118,7 +119,10 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
   options.onProgress?.(done, plan.posts.size);
 
   for await (const { table, row } of readGhost(openFile(run))) {
-    if (options.isStopped()) return { stopped: true as const };
+    if (options.isStopped()) {
+      await context.changes.flush();
+      return { stopped: true as const };
+    }
     if (table !== "posts") continue;
     const id = text(row.id);
     const label = text(row.title) || `(untitled post ${id})`;
@@ -142,7 +146,7 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
       author = await ensureAuthor(db, source, { sourceId: person.slug, name: person.name || person.slug, email: person.email }, run.id);
       authorIds.set(person.slug, author);
     }
-    const oldUrl = siteUrl ? `${siteUrl}/${wantedSlugs.get(id)}/` : `/${wantedSlugs.get(id)}/`;
+    const oldUrl = siteUrl ? `${siteUrl}/${oldSlugs.get(id)}/` : `/${oldSlugs.get(id)}/`;
     const losses: string[] = [];
     const status = ghostStatusOf({ status: text(row.status), visibility: text(row.visibility) });
     if ("skip" in status) continue;
@@ -152,7 +156,8 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
     if (html.trim()) {
       if (/kg-gallery-card/.test(html)) losses.push("gallery cards converted as their images only");
       const rewritten = rewriteOldLinks(html, siteUrl ? [siteUrl] : [], (path) => postTargets.get(path) ?? null);
-      if (rewritten.unresolved.length > 0) losses.push(L.linkUnresolved(rewritten.unresolved.length));
+      const unresolved = rewritten.unresolved.filter((address) => !isUploadedFile(address));
+      if (unresolved.length > 0) losses.push(L.linkUnresolved(unresolved.length));
       body = await bringBodyImages(db, htmlToMarkdown(rewritten.html, losses), images, losses);
     } else if (row.lexical || row.mobiledoc) losses.push("the body is only in Ghost’s editor format (no HTML in the export): not converted");
 
@@ -190,13 +195,17 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
       seoDescription: planned.metaDescription,
     };
     const lines = losses.map((reason) => ({ item: label, oldUrl, outcome: "converted with loss", reason }));
-    await writeImportedArticle(context, index, { post, fields: articleFieldsFromPost(post, mapping), authorId: author.id, lines, redirectPaths: ghostPostPaths(siteUrl, { slug: wantedSlugs.get(id)!, uuid: planned.uuid }) });
+    await writeImportedArticle(context, index, { post, fields: articleFieldsFromPost(post, mapping), authorId: author.id, lines, redirectPaths: ghostPostPaths(siteUrl, { slug: oldSlugs.get(id)!, uuid: planned.uuid }) });
     options.onProgress?.(index + 1, plan.posts.size);
   }
-  const archive = ghostArchivePaths(siteUrl, {
-    tags: [...plan.tags.values()].map((tag) => ({ slug: tag.slug, target: `/blog?category=${categorySlugOf(categoryFor(tag.slug, mapping) as ArticleCategoryName)}` })),
-    authors: [...plan.users.values()].flatMap((person) => (authorIds.has(person.slug) ? [{ slug: person.slug, target: `/authors/${authorIds.get(person.slug)!.slug}` }] : [])),
-  });
+  const archive = ghostArchivePaths(
+    siteUrl,
+    { tags: [...plan.tags.values()], authors: [...plan.users.values()] },
+    {
+      tagTarget: (slug) => (slug in mapping.categories ? `/blog?category=${categorySlugOf(categoryFor(slug, mapping) as ArticleCategoryName)}` : null),
+      authorTarget: (slug) => (authorIds.has(slug) ? `/authors/${authorIds.get(slug)!.slug}` : null),
+    },
+  );
   await importArchiveRedirects(context, archive, skippedLines);
   await finishRun(db, run.id, {});
   return { stopped: false as const };

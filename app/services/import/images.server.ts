@@ -31,6 +31,11 @@ export type BroughtImage = { ok: true; src: string; alt: string } | { ok: false;
 
 const MAX_REDIRECTS = 3;
 
+/** An address of a file a site uploaded (WordPress's uploads, Ghost's images, or an image by its extension). */
+export function isUploadedFile(address: string) {
+  return /\/(wp-content\/uploads|content\/images)\//.test(address) || /\.(jpe?g|png|gif|webp|avif|svg|pdf|mp4|mp3)([?#]|$)/i.test(address);
+}
+
 /** An image's old address without its query or fragment (the same file whatever the cache-buster). */
 export function imageKey(url: string) {
   try {

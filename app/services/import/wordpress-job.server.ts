@@ -3,7 +3,7 @@ import { categorySlugOf, type ArticleCategoryName } from "~/config/categories";
 import { IMPORT_LOSSES as L, IMPORT_RUN_TEXTS as T } from "~/lib/import-texts";
 import type { Db } from "~/db/client.server";
 import { articleFieldsFromPost, categoryFor, slugOfPost, wordpressDate, type CategoryMapping, type ImportedPost } from "./article-from-post";
-import { bringImage, type ImageSourceOptions } from "./images.server";
+import { bringImage, isUploadedFile, type ImageSourceOptions } from "./images.server";
 import { rewriteOldLinks } from "./link-rewrite";
 import { wordpressArchivePaths, wordpressPostPaths } from "./old-urls";
 import { bringBodyImages } from "./body-images.server";
@@ -12,7 +12,7 @@ import { finishRun, ImportFailure, renewLease, setRunTotal, type ImportRun, type
 import { statusOf } from "./wordpress-dry-run.server";
 import { convertWordPressBody } from "./wordpress-body.server";
 import { readWxr, type WxrAuthor, type WxrItem, type WxrSite, type WxrTerm } from "./wxr-reader.server";
-import { ensureAuthor, importArchiveRedirects, importedSlugs, takenSlugs, writeImportedArticle, type ImportJobContext } from "./writer.server";
+import { createChangeBatcher, ensureAuthor, importArchiveRedirects, importedSlugs, publishedMonths, takenSlugs, writeImportedArticle, type ImportJobContext } from "./writer.server";
 
 /**
  * The import of a WordPress export as a job (decision 159). Two passes over the file, each a
@@ -89,7 +89,8 @@ function yoastText(template: string | undefined, item: WxrItem, plan: WordPressP
     title: item.title,
     siteName: plan.site.title,
     siteDescription: "",
-    excerpt: body.slice(0, 160),
+    excerpt: item.excerptHtml.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim(),
+    content: body,
     categories,
     tags: item.terms.filter((term) => term.kind === "tag").map((term) => term.name),
     authorName: author?.displayName || item.creator,
@@ -109,7 +110,9 @@ async function importedPostOf(item: WxrItem, plan: WordPressPlan, context: Impor
   const origins = [plan.site.baseSiteUrl, plan.site.baseBlogUrl, plan.site.link].filter(Boolean);
   const targets = context.postTargets;
   const rewritten = rewriteOldLinks(item.contentHtml, origins, (path) => targets.get(path) ?? null);
-  if (rewritten.unresolved.length > 0) losses.push(L.linkUnresolved(rewritten.unresolved.length));
+  // Images are moved below, not linked: only links to pages that did not come along are reported.
+  const unresolved = rewritten.unresolved.filter((address) => !isUploadedFile(address));
+  if (unresolved.length > 0) losses.push(L.linkUnresolved(unresolved.length));
   const converted = convertWordPressBody(rewritten.html);
   losses.push(...converted.losses);
   const body = await bringBodyImages(context.db, converted.markdown, images, losses);
@@ -185,7 +188,7 @@ export async function runWordPressImport(db: Db, run: ImportRun, options: { isSt
   for (const [id, post] of plan.posts) {
     for (const path of wordpressPostPaths(plan.site, { id, link: post.link, guid: "" } as WxrItem)) postTargets.set(path, `/articles/${post.slug}`);
   }
-  const context: ImportJobContext = { db, run, source, mapping, postTargets, actor: options.actor };
+  const context: ImportJobContext = { db, run, source, mapping, postTargets, actor: options.actor, changes: createChangeBatcher(db) };
 
   const authorIds = new Map<string, string>();
   const authorSlugs = new Map<string, string>();
@@ -194,7 +197,10 @@ export async function runWordPressImport(db: Db, run: ImportRun, options: { isSt
   const done = run.itemsDone;
   options.onProgress?.(done, plan.posts.size);
   for await (const record of readWxr(openFile(run))) {
-    if (options.isStopped()) return { stopped: true as const };
+    if (options.isStopped()) {
+      await context.changes.flush();
+      return { stopped: true as const };
+    }
     if (record.kind !== "item") continue;
     const item = record.item;
     const label = item.title || `(untitled ${item.type} ${item.id})`;
@@ -226,7 +232,7 @@ export async function runWordPressImport(db: Db, run: ImportRun, options: { isSt
     options.onProgress?.(index + 1, plan.posts.size);
   }
   // The old site's archives and feeds (categories, tags, authors, dates) to their places here.
-  const archive = wordpressArchivePaths(plan.site, { categories: plan.categories, tags: plan.tags, authors: [...plan.authors.values()] }, {
+  const archive = wordpressArchivePaths(plan.site, { categories: plan.categories, tags: plan.tags, authors: [...plan.authors.values()], months: await publishedMonths(db) }, {
     categoryTarget: (slug) => `/blog?category=${categorySlugOf(categoryFor(slug, mapping) as ArticleCategoryName)}`,
     authorTarget: (login) => (authorSlugs.has(login) ? `/authors/${authorSlugs.get(login)}` : null),
   });

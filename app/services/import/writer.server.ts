@@ -6,6 +6,7 @@ import { IMPORT_LOSSES as L } from "~/lib/import-texts";
 import { announceContentChanged, notifyContentChanged } from "~/services/content/changes.server";
 import { slugify } from "~/services/content/slugs";
 import type { ArticleFieldsFromPost, CategoryMapping, ImportedPost } from "./article-from-post";
+import { parseOldPath, upsertRedirects } from "~/services/redirects/redirects.server";
 import { addReportLines, stepRun, type ImportRun, type ItemOutcome, type ReportLineInput } from "./runs.server";
 
 /**
@@ -24,6 +25,7 @@ export type ImportJobContext = {
   /** Old post paths (normalized) to their new pages, for the links in bodies. */
   postTargets: Map<string, string>;
   actor: string;
+  changes: ReturnType<typeof createChangeBatcher>;
 };
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -42,6 +44,13 @@ export async function importedSlugs(db: Db, source: string) {
     .innerJoin(articles, eq(articles.id, importItems.targetId))
     .where(and(eq(importItems.source, source), eq(importItems.kind, "article")));
   return new Map(rows.map((row) => [row.sourceId, row.slug]));
+}
+
+/** The months ("YYYY-MM", New York) that have published articles here: the only month pages that exist. */
+export async function publishedMonths(db: Db) {
+  const rows = await db.execute<{ month: string }>(sql`
+    SELECT DISTINCT to_char(publish_at AT TIME ZONE 'America/New_York', 'YYYY-MM') AS month FROM articles WHERE status = 'published' AND publish_at IS NOT NULL`);
+  return rows.rows.map((row) => String(row.month));
 }
 
 const hashOf = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("hex");
@@ -77,13 +86,23 @@ export async function ensureAuthor(db: Db, source: string, person: { sourceId: s
   });
 }
 
-async function writeRedirects(tx: Tx, paths: readonly string[], target: string, origin: string) {
-  const rows = [...new Set(paths)].filter((path) => path && path !== target).map((path) => ({ path, target, origin, updatedBy: "import" }));
-  if (rows.length === 0) return;
-  // An address an editor set by hand stays theirs.
+/**
+ * A post's old addresses in the post's own transaction (a resumed run passes over written posts,
+ * so they must commit together), in the stored form of decision 160; one this site answers itself
+ * (an old `/about/`) is named in the report instead. An address an editor set by hand stays theirs.
+ * The targets are `/articles/…`, which no old address can be, so no chain can form.
+ */
+async function writeRedirects(tx: Tx, paths: readonly string[], target: string, origin: string, lines: ReportLineInput[], item: { title: string; oldUrl: string }) {
+  const rows = new Map<string, { path: string; target: string; origin: string; updatedBy: string }>();
+  for (const path of paths) {
+    const parsed = parseOldPath(path);
+    if (parsed.ok) rows.set(parsed.path, { path: parsed.path, target, origin, updatedBy: "import" });
+    else lines.push({ item: item.title, oldUrl: item.oldUrl, outcome: "converted with loss", reason: L.oldAddressNotKept(path, parsed.reason) });
+  }
+  if (rows.size === 0) return;
   await tx
     .insert(redirects)
-    .values(rows)
+    .values([...rows.values()])
     .onConflictDoUpdate({ target: redirects.path, set: { target: sql`excluded.target`, origin: sql`excluded.origin`, updatedAt: sql`now()` }, setWhere: sql`${redirects.origin} <> 'admin'` });
 }
 
@@ -176,22 +195,54 @@ export async function writeImportedArticle(context: ImportJobContext, index: num
       live = published;
       result = "created";
     }
-    if (result !== "skipped") await writeRedirects(tx, item.redirectPaths, `/articles/${fields.slug}`, origin);
+    if (result !== "skipped") await writeRedirects(tx, item.redirectPaths, `/articles/${fields.slug}`, origin, lines, { title: post.title, oldUrl: post.oldUrl });
     await addReportLines(tx, run.id, lines);
     await stepRun(tx, run.id, index, result, now);
-    if (live) await notifyContentChanged(tx, "live");
     return result;
   });
-  if (live) announceContentChanged("live");
+  context.changes.wrote(live);
   return outcome;
 }
 
-/** The old site's archives and feeds answering 301, and the items passed over, at the run's end. */
+/**
+ * The old site's archives and feeds answering 301 (through the redirect service, which refuses
+ * chains), and the items passed over, at the run's end; then every process reloads what changed.
+ */
 export async function importArchiveRedirects(context: ImportJobContext, rows: readonly { path: string; target: string }[], skipped: readonly ReportLineInput[]) {
-  await context.db.transaction(async (tx) => {
-    const byTarget = new Map<string, string[]>();
-    for (const row of rows) byTarget.set(row.target, [...(byTarget.get(row.target) ?? []), row.path]);
-    for (const [target, paths] of byTarget) await writeRedirects(tx, paths, target, `import:${context.run.id}`);
-    await addReportLines(tx, context.run.id, skipped);
-  });
+  // WordPress's archive queries of more than one key (`/?cat=5&feed=rss2`) and addresses this
+  // site answers itself are not kept (decision 160): left out without a line each.
+  const kept = rows.filter((row) => parseOldPath(row.path).ok);
+  const { refused } = await upsertRedirects(context.db, kept, { origin: `import:${context.run.id}`, actor: context.actor });
+  const lines = [...skipped, ...refused.map((row) => ({ item: row.path, oldUrl: row.path, outcome: "skipped", reason: L.oldAddressNotKept(row.path, row.reason) }))];
+  await context.db.transaction((tx) => addReportLines(tx, context.run.id, lines));
+  await context.changes.flush();
+}
+
+/**
+ * What readers see and the old addresses change with every post; every process is told once per
+ * hundred posts or two seconds, and at the end, not once per post (a reload reads the changes).
+ */
+export function createChangeBatcher(db: Db, every = { posts: 100, ms: 2_000 }) {
+  let posts = 0;
+  let live = false;
+  let last = Date.now();
+  const flush = async () => {
+    await notifyContentChanged(db, "redirects");
+    announceContentChanged("redirects");
+    if (live) {
+      await notifyContentChanged(db, "live");
+      announceContentChanged("live");
+    }
+    posts = 0;
+    live = false;
+    last = Date.now();
+  };
+  return {
+    wrote(changedLive: boolean) {
+      posts++;
+      live ||= changedLive;
+      if (posts >= every.posts || Date.now() - last >= every.ms) void flush().catch(() => {});
+    },
+    flush,
+  };
 }
