@@ -54,6 +54,15 @@ export function isOwnPath(path: string): boolean {
 
 export type OldPathResult = { ok: true; path: string } | { ok: false; reason: string };
 
+/** A control character (U+0000 to U+001F, U+007F): never part of an address as typed. */
+function hasControl(text: string) {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 function decodePath(raw: string): string | null {
   if (!raw.includes("%")) return raw;
   try {
@@ -105,7 +114,7 @@ export function parseOldPath(input: string): OldPathResult {
   const decoded = decodePath(parts.rawPath);
   if (decoded === null) return { ok: false, reason: R.badEncoding };
   // Control characters and a second leading slash are no path a browser sends as typed.
-  if (/[\u0000-\u001f\u007f]/.test(decoded) || decoded.startsWith("//") || decoded.includes("\\")) return { ok: false, reason: R.notAPath };
+  if (hasControl(decoded) || decoded.startsWith("//") || decoded.includes("\\")) return { ok: false, reason: R.notAPath };
   const path = trimSlashes(decoded);
   const query = keptQuery(parts.rawQuery);
   if (path === "/" && !query) return { ok: false, reason: R.home };
@@ -146,7 +155,7 @@ export function parseTarget(input: string): TargetResult {
   const text = input.trim();
   if (!text) return { ok: false, reason: R.targetEmpty };
   if (text.length > MAX_LENGTH) return { ok: false, reason: R.targetTooLong };
-  if (!text.startsWith("/") || text.startsWith("//") || /[\\\s\u0000-\u001f\u007f]/.test(text)) return { ok: false, reason: R.targetNotHere };
+  if (!text.startsWith("/") || text.startsWith("//") || /[\\\s]/.test(text) || hasControl(text)) return { ok: false, reason: R.targetNotHere };
   let url: URL;
   try {
     url = new URL(text, BASE);

@@ -6,8 +6,8 @@ import { LOAD_BATCH, redirectsAfter } from "./redirects.server";
 
 /**
  * Every old address of the site in memory (decision 160): one Map from the stored old path to
- * the Location sent, looked up in O(1) with the request's keys (old-path.ts). About 160 bytes an
- * entry (measured: 100,000 redirects to 50,000 articles take some 16 MB of heap), the targets
+ * the Location sent, looked up in O(1) with the request's keys (old-path.ts). About 120 bytes an
+ * entry (measured: 100,000 redirects to 50,000 articles take some 11 MB of heap), the targets
  * shared between the old addresses of one article.
  */
 export type RedirectMap = {
