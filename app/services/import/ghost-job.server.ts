@@ -97,12 +97,13 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
   // Old addresses carry Ghost's own slugs (the one here may differ when it was taken).
   for (const [id, post] of plan.posts) for (const path of ghostPostPaths(siteUrl, { slug: oldSlugs.get(id)!, uuid: post.uuid })) postTargets.set(path, `/articles/${post.slug}`);
 
-  let host = "";
-  try {
-    host = siteUrl ? new URL(siteUrl).hostname.toLowerCase() : "";
-  } catch {
-    host = "";
-  }
+  const host = (() => {
+    try {
+      return siteUrl ? new URL(siteUrl).hostname.toLowerCase() : "";
+    } catch {
+      return "";
+    }
+  })();
   const images: ImageSourceOptions = {
     source,
     runId: run.id,
