@@ -84,8 +84,14 @@ test("an admin imports a WordPress export: dry run, categories, progress, the ar
   expect(csv.headers()["content-type"]).toContain("text/csv");
   expect(await csv.text()).toContain("missing.jpg");
 
-  // The article, with its image stored here.
-  await gotoHydrated(page, `/articles/why-gold-${suffix}`);
+  // The list of imports: valid and accessible with a run in it.
+  await gotoHydrated(page, "/admin/import");
+  await expect(page.getByRole("link", { name: "site.xml" }).first()).toBeVisible();
+  expect(await axe(page)).toEqual([]);
+  expect(await nuErrors(await (await page.request.get("/admin/import")).text())).toEqual([]);
+
+  // The article (a page without JavaScript), with its image stored here.
+  await page.goto(`/articles/why-gold-${suffix}`);
   await expect(page.getByRole("heading", { level: 1, name: "Why Gold Still Matters in 2026" })).toBeVisible();
   const hero = page.locator("article img").first();
   await expect(hero).toHaveAttribute("src", /^\/media\//);
