@@ -13,7 +13,7 @@ import { createRequestHandler } from "react-router";
 import { getEnv } from "~/http/env.server";
 import { logger, requestContext } from "~/http/logger.server";
 import { getDatabase, setDatabaseRole } from "~/db/database.server";
-import { getContentSync, startRuntime, stopRuntime } from "~/http/runtime.server";
+import { getContentSync, getRedirectMap, startRuntime, stopRuntime } from "~/http/runtime.server";
 import { setSnapshot } from "~/content/published";
 import { loadPublishedSnapshot } from "~/services/content/published.server";
 import { clientIp } from "./client-ip";
@@ -38,6 +38,7 @@ import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts";
 import { bakedSiteUrlMismatch } from "./baked-site-url";
 import { databaseStartFailure, listenFailure } from "./start-failure";
 import { createViewCounter } from "./analytics";
+import { answerRedirect, isHomeQuery } from "./redirects";
 import { processRecorder } from "~/services/analytics/process.server";
 
 export { prerenderViews, renderPage } from "./prerender-views";
@@ -172,6 +173,8 @@ export async function startServer(options: { port?: number; host?: string } = {}
   const formServed = formServedCookiesFromEnv(env);
   // Page views, counted in memory where each page is answered (decision 141).
   const countView = createViewCounter(processRecorder(), env.TRUST_PROXY);
+  // The old addresses answering 301 (decision 160), kept current by the runtime.
+  const redirectMap = getRedirectMap();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // One answer to "which URL did the visitor ask for" (decision 058), written into the headers
@@ -183,6 +186,9 @@ export async function startServer(options: { port?: number; host?: string } = {}
       sendFormSeen(req, res, formServed.setCookie(formDocumentEtag(pages, req.url ?? "", req.headers.referer, originText(origin))), securityHeaders);
       return;
     }
+    // An old WordPress query on the home page (/?p=123) is an old post, not the home page (server/redirects.ts).
+    const homeQuery = isHomeQuery(req.url ?? "");
+    if (homeQuery && answerRedirect(req, res, redirectMap, env.MAIN_DOMAINS, securityHeaders)) return;
     // Prerendered pages and files first, with no per-request work beyond choosing the bytes.
     const fromMemory = answerFromMemory(req, pages);
     if (fromMemory) {
@@ -195,6 +201,8 @@ export async function startServer(options: { port?: number; host?: string } = {}
       }
       return;
     }
+    // An old address: only now, so a page always wins (the map holds none of the site's own paths).
+    if (!homeQuery && answerRedirect(req, res, redirectMap, env.MAIN_DOMAINS, securityHeaders)) return;
     // An article or author page not kept yet: from disk or rendered now, kept, then sent like the
     // others. Should that fail, the router renders it.
     const toRender = pageToRenderOnFirstRequest(req, pages);

@@ -21,7 +21,7 @@ describe("the admin menu", () => {
     const editor = adminMenuFor(false);
     expect(editor.home).toBeNull();
     expect(editor.groups.map((group) => [group.label, group.items.map((item) => item.label)])).toEqual([
-      ["Content", ["Articles", "Authors", "Images"]],
+      ["Content", ["Articles", "Authors", "Images", "Redirects"]],
       ["Analytics and imports", ["Analytics"]],
       ["People and security", ["Security"]],
     ]);

@@ -22,6 +22,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { group: "content", to: "/admin/articles", label: "Articles", editors: true },
   { group: "content", to: "/admin/authors", label: "Authors", editors: true },
   { group: "content", to: "/admin/media", label: "Images", editors: true },
+  { group: "content", to: "/admin/redirects", label: "Redirects", editors: true },
   { group: "audience", to: "/admin/subscribers", label: "Subscribers" },
   { group: "audience", to: "/admin/inbox", label: "Inbox" },
   { group: "audience", to: "/admin/consent", label: "Consent Evidence" },
@@ -34,6 +35,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { group: "insights", to: "/admin/analytics", label: "Analytics", editors: true },
   { group: "insights", to: "/admin/analytics/costs", label: "Ad Costs" },
   { group: "insights", to: "/admin/newsletter/import", label: "Newsletter Import" },
+  { group: "insights", to: "/admin/import", label: "Site Import" },
   { group: "people", to: "/admin/people", label: "People" },
   { group: "people", to: "/admin/security", label: "Security", editors: true },
 ];

@@ -1005,3 +1005,127 @@ export const adCosts = pgTable(
   },
   (table) => [primaryKey({ columns: [table.day, table.source, table.campaign, table.subId] }), check("ad_costs_amount_cents_check", sql`${table.amountCents} >= 0`)],
 );
+
+// ─── Moving a publication in (issue 35; decisions 158, 159, 160) ────────────────────────────────
+
+/** What a dry run found, without its report lines (those are rows of import_report_lines). */
+export type DryRunSummary = {
+  site: { title: string; link: string };
+  articles: { published: number; scheduled: number; draft: number };
+  authors: { login: string; email: string; displayName: string; posts: number }[];
+  categories: { slug: string; name: string; posts: number }[];
+  featuredImages: { found: number; missing: number };
+  imagesInBodies: number;
+  seo: { titles: number; descriptions: number };
+  oldUrls: number;
+  lines: number;
+};
+
+/**
+ * One import of a WordPress or Ghost export: the file kept on disk until it is done, the
+ * operator's category mapping, where the job stands, and its counts (decision 159). A run is
+ * claimed by one process at a time (a lease it renews); after a crash the next claim goes on
+ * from `itemsDone`, and each item is written in one transaction with that counter, so nothing is
+ * written twice.
+ */
+export const importRuns = pgTable(
+  "import_runs",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    kind: text({ enum: ["wordpress", "ghost"] }).notNull(),
+    /** The file as given (kept under DATA_DIR/imports for an upload) and its name for people. */
+    filePath: text().notNull(),
+    fileName: text().notNull(),
+    fileBytes: bigint({ mode: "number" }).notNull(),
+    /** The old site's address, as the export names it: the items' `source`. */
+    siteUrl: text().notNull().default(""),
+    /**
+     * The operator's choices: the category mapping (old slug → ours) and the category for the rest,
+     * whether desk edits are overwritten, a local copy of the old site's uploads, and the old site's
+     * address where the export does not say it (Ghost).
+     */
+    options: jsonb().$type<{ categories: Record<string, string>; defaultCategory: string; overwriteEdited: boolean; uploadsFolder?: string; oldSiteUrl?: string }>().notNull(),
+    /**
+     * uploaded (its dry run waits) → reviewing (the operator confirms the mapping) → queued →
+     * running → done or failed; a command's run starts at running. `cancelled` before it ran.
+     */
+    status: text({ enum: ["uploaded", "reviewing", "queued", "running", "done", "failed", "cancelled"] }).notNull().default("queued"),
+    /** The dry run's findings (counts, authors, categories to map), kept for the review page. */
+    dryRun: jsonb().$type<DryRunSummary>(),
+    /** Importable posts, counted when the run starts; the progress bar is itemsDone of itemsTotal. */
+    itemsTotal: integer().notNull().default(0),
+    itemsDone: integer().notNull().default(0),
+    created: integer().notNull().default(0),
+    updated: integer().notNull().default(0),
+    unchanged: integer().notNull().default(0),
+    /** Articles edited in the desk since they were imported, left as they are. */
+    keptEdited: integer().notNull().default(0),
+    skipped: integer().notNull().default(0),
+    error: text(),
+    leaseOwner: text(),
+    leaseUntil: timestamp({ withTimezone: true }),
+    createdBy: text(),
+    createdAt: createdAt(),
+    startedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index("import_runs_status_idx").on(table.status, table.id)],
+);
+
+/**
+ * Every item an import brought in, by its source and its id there: what makes a second run of the
+ * same file (or a newer export) update instead of duplicating, and what tells a desk edit apart.
+ */
+export const importItems = pgTable(
+  "import_items",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    /** "wordpress:<site address>" or "ghost:<site address>". */
+    source: text().notNull(),
+    kind: text({ enum: ["article", "author", "image"] }).notNull(),
+    sourceId: text().notNull(),
+    /** The article’s, author’s or stored image’s id here. */
+    targetId: uuid().notNull(),
+    /** The item's address on the old site (articles). */
+    oldUrl: text().notNull().default(""),
+    /** SHA-256 of what the import wrote: the same again is "unchanged". */
+    contentHash: text().notNull(),
+    /** The article's version right after the import wrote it: a higher one is a desk edit. */
+    writtenVersion: integer(),
+    runId: bigint({ mode: "number" }).notNull(),
+    updatedAt: createdAt(),
+  },
+  (table) => [uniqueIndex("import_items_source_key").on(table.source, table.kind, table.sourceId), index("import_items_target_idx").on(table.targetId)],
+);
+
+/** What one run skipped, converted with loss or could not do (the report, also as CSV). */
+export const importReportLines = pgTable(
+  "import_report_lines",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    runId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => importRuns.id, { onDelete: "cascade" }),
+    /** "dry-run" lines say what the import would do; "import" lines what it did. */
+    phase: text({ enum: ["dry-run", "import"] }).notNull().default("import"),
+    item: text().notNull(),
+    oldUrl: text().notNull().default(""),
+    outcome: text().notNull(),
+    reason: text().notNull(),
+  },
+  (table) => [index("import_report_lines_run_idx").on(table.runId, table.phase, table.id)],
+);
+
+/**
+ * Old addresses answering 301 (decision 160): the old site's permalinks, archives and feeds after
+ * an import, or any an editor adds. `path` is the old path with its query string where it matters
+ * (`/?p=123`), without a trailing slash; `target` a path of this site. Served from memory.
+ */
+export const redirects = pgTable("redirects", {
+  path: text().primaryKey(),
+  target: text().notNull(),
+  /** "import:<run id>" or "admin". */
+  origin: text().notNull(),
+  updatedBy: text(),
+  updatedAt: createdAt(),
+});

@@ -18,6 +18,7 @@ import { createEmailChannel, mailgunEventLookup } from "~/services/newsletter/em
 import { createLogNewsletterMailer, createSmtpNewsletterMailer } from "~/services/newsletter/mailer.server";
 import { startNewsletterHousekeeping } from "~/services/newsletter/housekeeping.server";
 import { startContentSync, type ContentSync } from "~/services/content/sync.server";
+import { createRedirectMap, startRedirectMap } from "~/services/redirects/redirect-map.server";
 import { digestSources, issueSettings, unsubscribeMailbox } from "./newsletter-admin.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
@@ -25,6 +26,7 @@ import { smsTransportFromEnv } from "./sms-transport-from-env.server";
 import { processRecorder } from "~/services/analytics/process.server";
 import { startAnalyticsFlusher } from "~/services/analytics/flusher.server";
 import { createRollupWriter } from "~/services/analytics/rollup-writer.server";
+import { startImportWorker } from "~/services/import/import-worker.server";
 
 /** Every job loop of this process; each stops after the message or batch it is working on. */
 let jobs: JobLoop[] = [];
@@ -34,6 +36,13 @@ let contentSync: ContentSync | undefined;
 export function getContentSync() {
   if (!contentSync) throw new Error("the runtime has not started");
   return contentSync;
+}
+
+/** The old addresses this process answers 301 for, kept current (decision 160). */
+const redirectMap = createRedirectMap();
+
+export function getRedirectMap() {
+  return redirectMap;
 }
 
 /** Opens (and migrates) the database and starts the job loops. */
@@ -58,8 +67,10 @@ export async function startRuntime() {
     lookup: env.MAILGUN_API_KEY && env.MAILGUN_DOMAIN ? mailgunEventLookup({ apiBase: env.MAILGUN_API_BASE, domain: env.MAILGUN_DOMAIN, apiKey: env.MAILGUN_API_KEY }) : undefined,
   });
   contentSync = await startContentSync({ db, databaseUrl: env.DATABASE_URL, logger });
+  const redirects = await startRedirectMap({ db, map: redirectMap, logger });
   jobs = [
     contentSync,
+    redirects,
     startEmailWorker({ db, transport: mail, logger }),
     // Every text from the number, campaigns and texts of their own alike (decision 068).
     startCampaignSender({
@@ -94,6 +105,8 @@ export async function startRuntime() {
       signEveryMs: env.CONSENT_HEAD_SIGN_SECONDS * 1000,
     }),
   ];
+  // Imports of a WordPress or Ghost site, and one an interrupted process left (decision 159).
+  jobs.push(startImportWorker({ db, embedded: database.kind === "pglite", logger }));
   // The page views this process counts, written every ANALYTICS_FLUSH_SECONDS and at the stop.
   const recorder = processRecorder();
   if (recorder) {

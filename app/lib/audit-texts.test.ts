@@ -57,6 +57,18 @@ describe("describeChange", () => {
     );
   });
 
+  it("says which old address now goes where, and how many an import added (decision 160)", () => {
+    const redirects: AuditSubject = { noun: "the redirects", href: "/admin/redirects" };
+    expect(sentence({ actor: "ed@example.com", action: "redirect.saved", after: JSON.stringify({ path: "/?p=12", target: "/articles/a" }) }, redirects)).toBe(
+      "ed@example.com sent /?p=12 on to /articles/a in [the redirects]",
+    );
+    expect(
+      sentence({ actor: "ed@example.com", action: "redirect.saved", before: JSON.stringify({ path: "/old", target: "/articles/a" }), after: JSON.stringify({ path: "/old", target: "/articles/b" }) }, redirects),
+    ).toBe("ed@example.com sent /old on to /articles/b in [the redirects] (it went to /articles/a)");
+    expect(sentence({ actor: "ed@example.com", action: "redirect.deleted", before: JSON.stringify({ path: "/old", target: "/articles/b" }) }, redirects)).toBe("ed@example.com removed /old from [the redirects]");
+    expect(sentence({ actor: "import", action: "redirect.imported", after: JSON.stringify({ written: 20000 }) }, redirects)).toBe("The article import added 20,000 old addresses to [the redirects]");
+  });
+
   it("still says something for an action without a phrasing, and for odd stored values", () => {
     expect(sentence({ actor: "bench", action: "bench.change" }, { noun: "bench" })).toBe("bench bench change on [bench]");
     expect(sentence({ actor: null, action: "dnc.upload_remove", after: "not json" }, dnc)).toBe("Someone removed numbers from [the Do-Not-Call list]");

@@ -55,10 +55,20 @@ export const AUDIT_PHRASES: Record<string, Phrase> = {
   "article.restored": () => "restored an earlier version of {subject}",
   "article.featured": () => "featured {subject}",
   "article.imported": () => "imported {subject}",
+  "article.import_updated": () => "updated {subject} from a newer export of its old site",
   // Authors and images
   "author.created": () => "added {subject}",
   "author.updated": () => "updated the profile of {subject}",
   "media.upload": () => "uploaded {subject}",
+  "author.imported": () => "imported {subject} from an old site",
+  // Moving a WordPress or Ghost site in (app/services/import/, decision 159)
+  "import.confirmed": () => "confirmed the categories and started {subject}",
+  "import.cancelled": () => "cancelled {subject}",
+  // Old addresses answering 301 (app/services/redirects/redirects.server.ts, decision 160)
+  "redirect.saved": ({ before, after }) =>
+    `sent ${text(field(after, "path"))} on to ${text(field(after, "target"))} in {subject}${before ? ` (it went to ${text(field(before, "target"))})` : ""}`,
+  "redirect.deleted": ({ before }) => `removed ${text(field(before, "path"))} from {subject}`,
+  "redirect.imported": ({ after }) => `added ${count(field(after, "written"), "old address", "old addresses")} to {subject}`,
   // Market alerts and newsletter sends (app/services/sending/)
   "campaign.draft_created": () => "drafted {subject}",
   "campaign.draft_saved": () => "edited the draft of {subject}",

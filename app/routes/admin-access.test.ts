@@ -17,10 +17,10 @@ function adminRoutes(entries: RouteEntry[], parent = ""): { path: string; file: 
 
 /**
  * What an editor may use: the admin layout, the staff home (which sends an editor to the desk),
- * their own two-factor page, images, the article desk, and the content figures of analytics
- * (decision 146). Everything else is for admins only.
+ * their own two-factor page, images, the article desk, the content figures of analytics
+ * (decision 146) and the old addresses' redirects (decision 160). Everything else is for admins only.
  */
-const EDITOR_FILES = new Set(["routes/admin-layout.tsx", "routes/admin-dashboard.tsx", "routes/admin-security.tsx", "routes/admin-media.tsx", "routes/admin-articles-preview.ts", "routes/admin-analytics.tsx", "routes/admin-analytics-csv.ts", "routes/admin-analytics-json.ts", "routes/admin-analytics-live.ts"]);
+const EDITOR_FILES = new Set(["routes/admin-layout.tsx", "routes/admin-dashboard.tsx", "routes/admin-security.tsx", "routes/admin-media.tsx", "routes/admin-articles-preview.ts", "routes/admin-analytics.tsx", "routes/admin-analytics-csv.ts", "routes/admin-analytics-json.ts", "routes/admin-analytics-live.ts", "routes/admin-redirects.tsx", "routes/admin-redirects-csv.ts"]);
 const forEditors = (file: string) => EDITOR_FILES.has(file) || /^routes\/admin-(articles?|authors?)[-.]/.test(file);
 
 const ALL = adminRoutes(routes as RouteEntry[]);

@@ -8,6 +8,7 @@ import { getDb } from "~/db/database.server";
 import { readTextUpload } from "~/http/text-upload.server";
 import type { Notice } from "~/lib/notices";
 import { pageMeta } from "~/lib/route-meta";
+import { CONSENT_METHODS } from "~/services/newsletter/consent-attestation";
 import { importNewsletterCsv, NEWSLETTER_CSV_COLUMNS, type ImportRefusal } from "~/services/newsletter/transfer.server";
 
 /** Large enough for 200,000 subscribers; the whole file is parsed in one go. */
@@ -26,12 +27,23 @@ export async function action({ request }: Route.ActionArgs) {
   const fail = (status: number, description: string) => data<Answer>({ notice: { title: "Not Imported", description, variant: "error" } }, { status });
   const upload = await readTextUpload(request, IMPORT_MAX_BYTES, "Choose a CSV file.");
   if (!upload.ok) return fail(upload.status, upload.message);
-  const report = await importNewsletterCsv(await getDb(), { csv: upload.text, fileName: upload.fileName, actor: user.email, confirmedOptIn: upload.form.get("optedIn") === "yes" });
+  const report = await importNewsletterCsv(await getDb(), {
+    csv: upload.text,
+    fileName: upload.fileName,
+    actor: user.email,
+    confirmedOptIn: upload.form.get("optedIn") === "yes",
+    attestation: { method: String(upload.form.get("consentMethod") ?? ""), detail: String(upload.form.get("consentDetail") ?? "") },
+  });
   if (!report.ok) return fail(400, report.message);
+  const notes = [
+    `Read as ${report.format}.`,
+    report.ignoredColumns.length > 0 ? `Columns not carried over: ${report.ignoredColumns.join(", ")}.` : "",
+    report.phoneColumns.length > 0 ? `Phone numbers (${report.phoneColumns.join(", ")}) were not imported: a text needs consent evidence a list does not carry; people can opt in to texts on the site.` : "",
+  ].filter(Boolean);
   return data<Answer>({
     notice: {
       title: "Imported",
-      description: `${report.imported.toLocaleString("en-US")} of ${report.rows.toLocaleString("en-US")} rows imported; ${report.refused.length.toLocaleString("en-US")} refused.`,
+      description: `${report.imported.toLocaleString("en-US")} of ${report.rows.toLocaleString("en-US")} rows imported; ${report.refused.length.toLocaleString("en-US")} refused. ${notes.join(" ")}`,
       variant: report.refused.length > 0 ? "info" : "success",
     },
     report: { rows: report.rows, imported: report.imported, alreadyListed: report.alreadyListed, refusedCount: report.refused.length, refused: report.refused.slice(0, SHOWN_REFUSALS) },
@@ -55,8 +67,9 @@ export default function AdminNewsletterImport({ loaderData, actionData }: Route.
       <Card className="max-w-2xl p-6">
         <p className="text-sm text-muted-foreground">
           A CSV file whose first line names the columns: <code>{loaderData.columns.join(", ")}</code>. Only <code>email</code> is required; a
-          missing status means active. The export of this page has the same columns. Addresses already on the list are left as they are,
-          so an import never re-subscribes someone who unsubscribed or whose mail bounced.
+          missing status means active. The export of this page has the same columns; Ghost’s members export and the WordPress newsletter
+          plugins’ exports (MailPoet, The Newsletter Plugin and the like) are read as they are. Addresses already on the list are left as
+          they are, so an import never re-subscribes someone who unsubscribed or whose mail bounced. Phone numbers are never imported.
         </p>
         <Form method="post" encType="multipart/form-data" className="mt-6 space-y-4">
           <div>
@@ -64,6 +77,27 @@ export default function AdminNewsletterImport({ loaderData, actionData }: Route.
               CSV file
             </label>
             <input id="file" name="file" type="file" accept=".csv,text/csv" required className="block w-full text-sm" />
+          </div>
+          <div>
+            <label htmlFor="consent-method" className="mb-1.5 block text-sm font-semibold">
+              How did these people give consent?
+            </label>
+            <select id="consent-method" name="consentMethod" required defaultValue="" className="block w-full rounded-md border border-input bg-background px-3 py-2 text-base">
+              <option value="" disabled>
+                Choose one
+              </option>
+              {CONSENT_METHODS.map((method) => (
+                <option key={method.id} value={method.id}>
+                  {method.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="consent-detail" className="mb-1.5 block text-sm font-semibold">
+              Where and when (kept on each person’s consent evidence)
+            </label>
+            <input id="consent-detail" name="consentDetail" type="text" maxLength={500} placeholder="The sign-up form at old-site.example, 2019 to 2026" className="block w-full rounded-md border border-input bg-background px-3 py-2 text-base" />
           </div>
           <label className="flex items-start gap-2 text-sm">
             <input type="checkbox" name="optedIn" value="yes" required className="mt-1 size-4" />

@@ -1,11 +1,14 @@
 // npm run bench:import — the WordPress dry run (decision 158) on a generated export of
 // IMPORT_POSTS posts (10,000 by default, about 100 MB): posts per second and the peak RSS of
-// the process, which must stay within 100 MB of the same process before reading.
+// the process, which must stay within 100 MB of the same process before reading; then the
+// import job itself (decision 159) on PGlite and PostgreSQL (IMPORT_PARTS, IMPORT_DATABASES).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { makeWxrFile } from "./make-wxr-file";
+import sharp from "sharp";
+import { createPostgresDatabase } from "../../tests/support/test-db";
+import { IMAGE_POOL, makeWxrFile, poolImageName } from "./make-wxr-file";
 
 const posts = Number(process.env.IMPORT_POSTS ?? 10_000);
 const dir = mkdtempSync(path.join(tmpdir(), "bench-import-"));
@@ -21,4 +24,29 @@ console.log(`WordPress dry run: ${posts.toLocaleString("en-US")} posts, ${megaby
 console.log(`  ${result.articles.toLocaleString("en-US")} articles counted, ${result.lines.toLocaleString("en-US")} report lines`);
 console.log(`  ${result.seconds.toFixed(1)} s, ${Math.round(posts / result.seconds).toLocaleString("en-US")} posts/s`);
 console.log(`  RSS before reading ${result.baseRssMb.toFixed(0)} MB, peak ${result.peakRssMb.toFixed(0)} MB: +${(result.peakRssMb - result.baseRssMb).toFixed(0)} MB`);
+
+// The import itself (decision 159) on each database, in a child of its own per run: every post
+// with a featured image from a pool of stock pictures in an uploads folder (stored once each),
+// the bodies' other images missing (each reported), as a real site's import would meet them.
+if ((process.env.IMPORT_PARTS ?? "dry-run,job").includes("job")) {
+  const jobFile = path.join(dir, "export-with-images.xml");
+  await makeWxrFile(jobFile, posts, 9_000, { pooledImages: true });
+  const uploads = path.join(dir, "uploads");
+  mkdirSync(path.join(uploads, "pool"), { recursive: true });
+  for (let k = 0; k < IMAGE_POOL; k++) {
+    const picture = await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 40 + k * 20, g: 120, b: 60 } } }).jpeg().toBuffer();
+    writeFileSync(path.join(uploads, "pool", poolImageName(k)), picture);
+  }
+  for (const kind of (process.env.IMPORT_DATABASES ?? "pglite,postgres").split(",")) {
+    const database = kind === "postgres" ? await createPostgresDatabase() : null;
+    const target = database ? database.url : path.join(dir, `pglite-${Date.now()}`);
+    const job = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/import-job-child.ts", jobFile, target, uploads], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    if (job.status !== 0) throw new Error(`the import on ${kind} failed (exit ${job.status})`);
+    const measured = JSON.parse(job.stdout.trim().split("\n").at(-1)!) as { seconds: number; posts: number; created: number; status: string; baseRssMb: number; peakRssMb: number };
+    console.log(`Import job on ${kind}: ${measured.posts.toLocaleString("en-US")} posts (${measured.created.toLocaleString("en-US")} created, ${measured.status}), ${(statSync(jobFile).size / 1024 / 1024).toFixed(1)} MB`);
+    console.log(`  ${measured.seconds.toFixed(1)} s, ${Math.round(measured.posts / measured.seconds).toLocaleString("en-US")} posts/s`);
+    console.log(`  RSS before ${measured.baseRssMb.toFixed(0)} MB, peak ${measured.peakRssMb.toFixed(0)} MB: +${(measured.peakRssMb - measured.baseRssMb).toFixed(0)} MB`);
+    await database?.drop();
+  }
+}
 rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,16 @@
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 
+/** The pooled featured images' count and names (bench:import writes the files into an uploads folder). */
+export const IMAGE_POOL = 10;
+export const poolImageName = (k: number) => `stock-${k}.jpg`;
+
 /**
  * A WordPress export of `posts` posts of about `bodyBytes` each, with authors, categories, an
  * attachment per ten posts and the shortcodes and blocks a real site has, written as a stream
  * (a 600 MB file never sits in memory here either).
  */
-export async function makeWxrFile(file: string, posts: number, bodyBytes = 9_000) {
+export async function makeWxrFile(file: string, posts: number, bodyBytes = 9_000, options: { /** Every post's featured image one of IMAGE_POOL files, as a site with stock pictures has. */ pooledImages?: boolean } = {}) {
   const out = createWriteStream(file);
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, "drain");
@@ -22,6 +26,11 @@ export async function makeWxrFile(file: string, posts: number, bodyBytes = 9_000
   }
   const categories = ["gold", "silver", "bonds", "stocks", "retirement", "economy", "uncategorized"];
   for (const slug of categories) await write(`<wp:category><wp:category_nicename><![CDATA[${slug}]]></wp:category_nicename><wp:cat_name><![CDATA[${slug[0]!.toUpperCase()}${slug.slice(1)}]]></wp:cat_name></wp:category>\n`);
+  if (options.pooledImages) {
+    for (let k = 0; k < IMAGE_POOL; k++) {
+      await write(`<item><title><![CDATA[Stock picture ${k}]]></title><wp:post_id>${800000 + k}</wp:post_id><wp:status><![CDATA[inherit]]></wp:status><wp:post_type><![CDATA[attachment]]></wp:post_type><wp:attachment_url><![CDATA[https://old.example.test/wp-content/uploads/pool/${poolImageName(k)}]]></wp:attachment_url><wp:postmeta><wp:meta_key><![CDATA[_wp_attachment_image_alt]]></wp:meta_key><wp:meta_value><![CDATA[A stock picture of coins and charts, number ${k}]]></wp:meta_value></wp:postmeta></item>\n`);
+    }
+  }
   const paragraph = "<p>Sound money, honest markets and the saver’s long view: a paragraph of an article about gold, bonds and retirement, with a <a href=\"https://old.example.test/2020/01/01/older-post/\">link to an older post</a> and <strong>some emphasis</strong>.</p>\n";
   for (let i = 1; i <= posts; i++) {
     const day = String((i % 28) + 1).padStart(2, "0");
@@ -33,11 +42,11 @@ export async function makeWxrFile(file: string, posts: number, bodyBytes = 9_000
     if (i % 50 === 0) body += `[gallery ids="${i},${i + 1}"]\n`;
     while (body.length < bodyBytes) body += paragraph;
     await write(`<item><title><![CDATA[Bench Post Number ${i} About Sound Money]]></title><link>https://old.example.test/${year}/${month}/${day}/${slug}/</link><dc:creator><![CDATA[writer${(i % 20) + 1}]]></dc:creator><guid isPermaLink="false">https://old.example.test/?p=${i + 1000}</guid>
-<content:encoded><![CDATA[${body}]]></content:encoded><excerpt:encoded><![CDATA[A short excerpt of post ${i}.]]></excerpt:encoded>
+<content:encoded><![CDATA[${body}]]></content:encoded><excerpt:encoded><![CDATA[A short excerpt of post ${i}, on sound money and the saver’s long view.]]></excerpt:encoded>
 <wp:post_id>${i + 1000}</wp:post_id><wp:post_date_gmt><![CDATA[${year}-${month}-${day} 12:00:00]]></wp:post_date_gmt><wp:post_modified_gmt><![CDATA[${year}-${month}-${day} 13:00:00]]></wp:post_modified_gmt><wp:post_name><![CDATA[${slug}]]></wp:post_name><wp:status><![CDATA[${i % 40 === 0 ? "draft" : "publish"}]]></wp:status><wp:post_type><![CDATA[post]]></wp:post_type>
 <category domain="category" nicename="${categories[i % categories.length]}"><![CDATA[${categories[i % categories.length]}]]></category>
 <wp:postmeta><wp:meta_key><![CDATA[_yoast_wpseo_metadesc]]></wp:meta_key><wp:meta_value><![CDATA[Description of post ${i}.]]></wp:meta_value></wp:postmeta>
-${i % 10 === 0 ? `<wp:postmeta><wp:meta_key><![CDATA[_thumbnail_id]]></wp:meta_key><wp:meta_value><![CDATA[${900000 + i}]]></wp:meta_value></wp:postmeta>` : ""}</item>
+${options.pooledImages ? `<wp:postmeta><wp:meta_key><![CDATA[_thumbnail_id]]></wp:meta_key><wp:meta_value><![CDATA[${800000 + (i % IMAGE_POOL)}]]></wp:meta_value></wp:postmeta>` : i % 10 === 0 ? `<wp:postmeta><wp:meta_key><![CDATA[_thumbnail_id]]></wp:meta_key><wp:meta_value><![CDATA[${900000 + i}]]></wp:meta_value></wp:postmeta>` : ""}</item>
 `);
     if (i % 10 === 0) {
       await write(`<item><title><![CDATA[img-${i}]]></title><wp:post_id>${900000 + i}</wp:post_id><wp:status><![CDATA[inherit]]></wp:status><wp:post_parent>${i + 1000}</wp:post_parent><wp:post_type><![CDATA[attachment]]></wp:post_type><wp:attachment_url><![CDATA[https://old.example.test/wp-content/uploads/${year}/${month}/img-${i}.jpg]]></wp:attachment_url></item>\n`);

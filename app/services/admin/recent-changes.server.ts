@@ -113,8 +113,12 @@ export async function loadRecentChanges(db: Db, limit = 10): Promise<RecentChang
         return { noun: "the consent record’s chain", href: "/admin/consent" };
       case "database":
         return { noun: "the database" };
+      case "redirects":
+        return { noun: "the redirects", href: "/admin/redirects" };
       case "ad_costs":
         return { noun: "the ad costs", href: "/admin/analytics/costs" };
+      case "import":
+        return { noun: `site import ${id}`, href: `/admin/import/${id}` };
       default:
         return { noun: entry.entity };
     }

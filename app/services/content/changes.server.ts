@@ -8,9 +8,10 @@ export const CONTENT_CHANNEL = "content_changed";
 
 /**
  * What changed: "live" alters what readers see (reload and re-render); "schedule" only moves a
- * scheduled article's time (re-arm the publishing timer).
+ * scheduled article's time (re-arm the publishing timer); "redirects" changes the old addresses
+ * that answer 301 (reload the redirect map only, decision 160).
  */
-export type ContentChange = "live" | "schedule";
+export type ContentChange = "live" | "schedule" | "redirects";
 
 export type ContentNotice = { from: string; change: ContentChange };
 
@@ -40,7 +41,7 @@ export function announceContentChanged(change: ContentChange) {
 export function parseContentNotice(payload: string | undefined): ContentNotice | null {
   try {
     const value = JSON.parse(payload ?? "") as Partial<ContentNotice>;
-    if (typeof value.from === "string" && (value.change === "live" || value.change === "schedule")) return { from: value.from, change: value.change };
+    if (typeof value.from === "string" && (value.change === "live" || value.change === "schedule" || value.change === "redirects")) return { from: value.from, change: value.change };
   } catch {
     // A notification we did not write: treat it as a change of what readers see.
   }

@@ -92,7 +92,8 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
   };
 
   const onChange = (change: ContentChange) => {
-    if (stopped) return;
+    // The redirect map follows those itself (app/services/redirects/redirect-map.server.ts).
+    if (stopped || change === "redirects") return;
     if (change === "live") trackContentWork(reload());
     void arm();
   };
@@ -121,8 +122,11 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
     next.on("notification", (message) => {
       if (message.channel !== CONTENT_CHANNEL) return;
       const notice = parseContentNotice(message.payload);
-      // Our own changes were handled at once, in process.
-      if (notice && notice.from !== PROCESS_TOKEN) onChange(notice.change);
+      // Our own changes were handled at once, in process. Another process's redirects go to
+      // this process's listeners as if made here: the redirect map has no connection of its own.
+      if (!notice || notice.from === PROCESS_TOKEN) return;
+      if (notice.change === "redirects") contentChanges.emit("changed", "redirects");
+      else onChange(notice.change);
     });
     try {
       await next.connect();
@@ -131,6 +135,7 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
       if (isReconnect) {
         logger.info({}, "content change listener connected again");
         onChange("live");
+        contentChanges.emit("changed", "redirects");
       }
     } catch (error) {
       retry(error);

@@ -5,6 +5,8 @@ import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { auditLog, consentEvents, subscribers } from "~/db/schema";
 import { csvValue, keysetCsvStream } from "../admin/csv-export.server";
+import { attestationText, CONSENT_METHODS, type ConsentAttestation } from "./consent-attestation";
+import { recognizeSubscriberCsv, rowAsOurs, type SubscriberCsvFormat } from "./subscriber-csv-formats";
 import { newLinkToken } from "./tokens.server";
 
 /** The columns of the export, which the import reads back (any order; only `email` is required). */
@@ -46,7 +48,7 @@ const ImportRowSchema = z.object({
 
 export type ImportRefusal = { line: number; email: string; reason: string };
 export type ImportReport =
-  | { ok: true; rows: number; imported: number; alreadyListed: number; refused: ImportRefusal[] }
+  | { ok: true; rows: number; imported: number; alreadyListed: number; refused: ImportRefusal[]; format: SubscriberCsvFormat["name"]; ignoredColumns: string[]; phoneColumns: string[] }
   | { ok: false; message: string };
 
 /**
@@ -57,33 +59,37 @@ export type ImportReport =
  */
 export async function importNewsletterCsv(
   db: Db,
-  input: { csv: string; fileName: string; actor: string; confirmedOptIn: boolean },
+  input: { csv: string; fileName: string; actor: string; confirmedOptIn: boolean; attestation?: ConsentAttestation },
 ): Promise<ImportReport> {
   if (!input.confirmedOptIn) return { ok: false, message: "Confirm that everyone in the file opted in to receive the newsletter." };
+  const attested = input.attestation ? attestationText(input.attestation, input.actor) : null;
+  if (input.attestation && !attested) return { ok: false, message: `Say how everyone in the file gave consent: ${CONSENT_METHODS.map((method) => method.label).join("; ")}.` };
   let records: string[][];
   try {
     records = parse(input.csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: false });
   } catch (error) {
     return { ok: false, message: `The file is not valid CSV: ${(error as Error).message.slice(0, 200)}` };
   }
-  const header = (records[0] ?? []).map((name) => name.trim().toLowerCase());
-  if (!header.includes("email")) return { ok: false, message: "The first line must name the columns, with one called “email”." };
-  const unknownColumn = header.find((name) => name && !(NEWSLETTER_CSV_COLUMNS as readonly string[]).includes(name));
-  if (unknownColumn) return { ok: false, message: `Unknown column “${unknownColumn}”. Columns: ${NEWSLETTER_CSV_COLUMNS.join(", ")}.` };
+  const format = recognizeSubscriberCsv(records[0] ?? []);
+  if (!format) return { ok: false, message: "The first line must name the columns, with one called “email” (or “E-mail”, “Email address”)." };
   if (records.length - 1 > IMPORT_MAX_ROWS) return { ok: false, message: `At most ${IMPORT_MAX_ROWS.toLocaleString("en-US")} rows per file.` };
+  const width = format.columns.length;
 
   const refused: ImportRefusal[] = [];
   const seen = new Set<string>();
   const valid: { line: number; row: z.infer<typeof ImportRowSchema> }[] = [];
   records.slice(1).forEach((record, index) => {
     const line = index + 2;
-    const raw: Record<string, string> = Object.fromEntries(header.map((name, column) => [name, csvValue(record[column] ?? "")]));
-    if (record.length !== header.length) return refused.push({ line, email: String(raw.email ?? ""), reason: `has ${record.length} fields, the header ${header.length}` });
-    if (Object.values(raw).some((value) => value.includes("\u0000"))) return refused.push({ line, email: "", reason: "contains a NUL character" });
+    const values = record.map((value) => csvValue(value));
+    const emailAt = format.columns.indexOf("email");
+    if (record.length !== width) return refused.push({ line, email: String(values[emailAt] ?? ""), reason: `has ${record.length} fields, the header ${width}` });
+    if (values.some((value) => value.includes("\u0000"))) return refused.push({ line, email: "", reason: "contains a NUL character" });
+    const mapped = rowAsOurs(format, values);
+    if ("skip" in mapped) return refused.push({ line, email: String(values[emailAt] ?? "").slice(0, 254), reason: mapped.skip });
     // An empty optional field means "not given" (its default), as in the export of a row without it.
-    const given = Object.fromEntries(Object.entries(raw).filter(([name, value]) => name === "email" || value !== ""));
+    const given = Object.fromEntries(Object.entries(mapped.row).filter(([name, value]) => name === "email" || value !== ""));
     const parsed = ImportRowSchema.safeParse(given);
-    if (!parsed.success) return refused.push({ line, email: String(raw.email ?? "").slice(0, 254), reason: parsed.error.issues[0]!.message });
+    if (!parsed.success) return refused.push({ line, email: String(mapped.row.email ?? "").slice(0, 254), reason: parsed.error.issues[0]!.message });
     if (seen.has(parsed.data.email)) return refused.push({ line, email: parsed.data.email, reason: "appears earlier in the file" });
     seen.add(parsed.data.email);
     valid.push({ line, row: parsed.data });
@@ -122,7 +128,16 @@ export async function importNewsletterCsv(
       }
       if (inserted.length > 0) {
         await tx.insert(consentEvents).values(
-          inserted.map((row) => ({ subscriberId: row.id, channel: "email" as const, action: "email_import" as const, email: row.email, source: `import:${input.fileName.slice(0, 100)}`, referrer: `imported by ${input.actor}` })),
+          inserted.map((row) => ({
+            subscriberId: row.id,
+            channel: "email" as const,
+            action: "email_import" as const,
+            email: row.email,
+            source: `import:${input.fileName.slice(0, 100)}`,
+            referrer: `imported by ${input.actor}`,
+            // The operator's word on how these people gave consent, on each one's evidence.
+            ...(attested ? { consentText: attested, consentVersion: "import-attestation", consentTextSha256: createHash("sha256").update(attested).digest("hex") } : {}),
+          })),
         );
       }
       imported += inserted.length;
@@ -135,5 +150,5 @@ export async function importNewsletterCsv(
     });
   });
   refused.sort((a, b) => a.line - b.line);
-  return { ok: true, rows: records.length - 1, imported, alreadyListed, refused };
+  return { ok: true, rows: records.length - 1, imported, alreadyListed, refused, format: format.name, ignoredColumns: format.ignored, phoneColumns: format.phoneColumns };
 }

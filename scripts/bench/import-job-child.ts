@@ -1,0 +1,28 @@
+// The measured half of bench:import's import part: one run of the import job (decision 159) on a
+// fresh database, as a JSON line: its time, posts per second and the process's peak RSS.
+import { openDatabase } from "~/db/client.server";
+import { runImport } from "~/services/import/import-worker.server";
+import { createRun, getRun } from "~/services/import/runs.server";
+
+const [file, target, uploads] = process.argv.slice(2) as [string, string, string];
+const database = await openDatabase(target.startsWith("postgres") ? { url: target } : { dataDir: target });
+const baseRssMb = process.memoryUsage.rss() / 1024 / 1024;
+let peakRssMb = baseRssMb;
+const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, process.memoryUsage.rss() / 1024 / 1024)), 20);
+const run = await createRun(database.db, {
+  kind: "wordpress",
+  filePath: file,
+  fileName: "bench.xml",
+  fileBytes: 0,
+  options: { categories: { gold: "Precious Metals", silver: "Precious Metals", bonds: "Bonds & Fixed Income" }, defaultCategory: "Market Analysis", overwriteEdited: false, uploadsFolder: uploads },
+  actor: "bench",
+  claim: true,
+});
+const started = performance.now();
+await runImport(database.db, run, { isStopped: () => false });
+const seconds = (performance.now() - started) / 1000;
+clearInterval(sampler);
+peakRssMb = Math.max(peakRssMb, process.resourceUsage().maxRSS / 1024);
+const done = (await getRun(database.db, run.id))!;
+await database.close();
+console.log(JSON.stringify({ seconds, posts: done.itemsDone, created: done.created, status: done.status, baseRssMb, peakRssMb }));

@@ -1,0 +1,138 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import sharp from "sharp";
+import { E2E_ADMIN } from "../support/e2e-env";
+import { expect, gotoHydrated, test } from "../support/fixtures";
+import { nuErrors } from "../support/nu-check";
+
+/**
+ * Moving a WordPress site in through the admin, behind the TLS proxy (issue 35): upload the
+ * export, read the dry run, confirm the categories, watch the progress, open an imported article
+ * with its image, and follow an old permalink to it with a 301. A local HTTP server plays the old
+ * site and serves its uploads; nothing leaves this machine.
+ */
+
+let oldSite: Server;
+let oldOrigin = "";
+test.beforeAll(async () => {
+  const jpeg = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 200, g: 160, b: 40 } } }).jpeg().toBuffer();
+  const png = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 20, g: 60, b: 120 } } }).png().toBuffer();
+  const files: Record<string, [string, Buffer]> = { "/wp-content/uploads/2026/03/bars.jpg": ["image/jpeg", jpeg], "/wp-content/uploads/2025/11/ladder.png": ["image/png", png] };
+  oldSite = createServer((req, res) => {
+    const file = files[(req.url ?? "").split("?")[0]!];
+    if (!file) return res.writeHead(404).end("gone");
+    res.writeHead(200, { "Content-Type": file[0], "Content-Length": file[1].length }).end(file[1]);
+  });
+  await new Promise<void>((resolve) => oldSite.listen(0, "127.0.0.1", resolve));
+  const address = oldSite.address();
+  oldOrigin = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+});
+test.afterAll(() => new Promise<void>((resolve) => oldSite.close(() => resolve())));
+
+async function signIn(page: Page) {
+  await gotoHydrated(page, "/auth?redirectTo=%2Fadmin%2Fimport");
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/admin\/import/);
+}
+
+/**
+ * The fixture with the old site at the local server and slugs no other run of this test used;
+ * `ids` moves WordPress's post ids (201-205 to 701-705) for a second site in the same database.
+ */
+function exportFile(path: string, suffix: string, ids = false) {
+  const fixture = readFileSync("tests/fixtures/import/wordpress-job.xml", "utf8");
+  const text = (ids ? fixture.replace(/\b20([1-5])\b/g, "70$1") : fixture)
+    .replaceAll("{{OLD}}", oldOrigin)
+    .replaceAll("why-gold-still-matters", `why-gold-${suffix}`)
+    .replaceAll("treasury-ladders", `ladders-${suffix}`)
+    .replaceAll("bonds-guide", `bond-guide-${suffix}`)
+    .replace("Notes for next week", `Notes for week ${suffix}`);
+  writeFileSync(path, text);
+  return path;
+}
+
+const axe = async (page: Page) => (await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze()).violations.map((violation) => violation.id);
+
+test("an admin imports a WordPress export: dry run, categories, progress, the article with its image, and the old address answering 301", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const suffix = Date.now().toString(36);
+  await signIn(page);
+  await gotoHydrated(page, "/admin/import");
+  await page.getByLabel("WordPress").check();
+  await page.getByLabel("Export file").setInputFiles(exportFile(testInfo.outputPath("site.xml"), suffix));
+  await page.getByRole("button", { name: "Upload and read" }).click();
+  await expect(page).toHaveURL(/\/admin\/import\/\d+$/);
+
+  // The dry run appears once the job has read the file (the page follows it by itself).
+  await expect(page.getByRole("heading", { name: "What the import would do" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("4 articles would be imported: 3 published, 0 scheduled, 1 drafts.")).toBeVisible();
+  await expect(page.getByRole("cell", { name: /a WordPress page, not a post/ })).toBeVisible();
+  expect(await axe(page)).toEqual([]);
+  expect(await nuErrors(await (await page.request.get(page.url())).text())).toEqual([]);
+
+  await page.getByLabel(/^Gold & Silver/).selectOption("Precious Metals");
+  await page.getByLabel(/^Bonds/).selectOption("Bonds & Fixed Income");
+  await page.getByLabel("Category for the rest").selectOption("Market Analysis");
+  await page.getByRole("button", { name: "Start the import" }).click();
+  await expect(page.getByTestId("import-done")).toContainText("4 created", { timeout: 60_000 });
+  await expect(page.getByRole("cell", { name: /featured image .* could not be brought over|has no featured image/ }).first()).toBeVisible();
+  const csv = await page.request.get(`${page.url()}/report.csv?phase=import`);
+  expect(csv.headers()["content-type"]).toContain("text/csv");
+  expect(await csv.text()).toContain("missing.jpg");
+
+  // The list of imports: valid and accessible with a run in it.
+  await gotoHydrated(page, "/admin/import");
+  await expect(page.getByRole("link", { name: "site.xml" }).first()).toBeVisible();
+  expect(await axe(page)).toEqual([]);
+  expect(await nuErrors(await (await page.request.get("/admin/import")).text())).toEqual([]);
+
+  // The article (a page without JavaScript), with its image stored here.
+  await page.goto(`/articles/why-gold-${suffix}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Why Gold Still Matters in 2026" })).toBeVisible();
+  const hero = page.locator("article img").first();
+  await expect(hero).toHaveAttribute("src", /^\/media\//);
+  expect(await hero.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+  await expect(page.locator(`a[href="/articles/ladders-${suffix}#steps"]`)).toBeVisible();
+
+  // The old permalink and WordPress's ?p= address answer 301 to it.
+  for (const old of [`/2026/03/14/why-gold-${suffix}/`, "/?p=201"]) {
+    const response = await page.request.get(old, { maxRedirects: 0 });
+    expect(response.status(), old).toBe(301);
+    expect(new URL(response.headers().location!, page.url()).pathname).toBe(`/articles/why-gold-${suffix}`);
+  }
+  await page.goto(`/2026/03/14/why-gold-${suffix}/`);
+  await expect(page).toHaveURL(new RegExp(`/articles/why-gold-${suffix}$`));
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the upload, the review and the report work as plain pages", async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    await page.goto("/auth?redirectTo=%2Fadmin%2Fimport");
+    await page.getByLabel("Email").fill(E2E_ADMIN.email);
+    await page.getByLabel("Password").fill(E2E_ADMIN.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page).toHaveURL(/\/admin\/import/);
+    const suffix = `nojs${Date.now().toString(36)}`;
+    await page.getByLabel("Export file").setInputFiles(exportFile(testInfo.outputPath("site.xml"), suffix, true));
+    await page.getByRole("button", { name: "Upload and read" }).click();
+    await expect(page).toHaveURL(/\/admin\/import\/\d+$/);
+    const runPage = page.url();
+    await expect(async () => {
+      await page.goto(runPage);
+      await expect(page.getByRole("button", { name: "Start the import" })).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Start the import" }).click();
+    await expect(async () => {
+      await page.goto(runPage);
+      await expect(page.getByTestId("import-done")).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 60_000 });
+    await expect(page.getByTestId("import-done")).toContainText("4 created");
+    await expect(page.getByRole("link", { name: "Download the whole report (CSV)" })).toBeVisible();
+  });
+});
