@@ -1,11 +1,13 @@
 // The measured half of bench:import's import part: one run of the import job (decision 159) on a
 // fresh database, as a JSON line: its time, posts per second and the process's peak RSS.
+import path from "node:path";
 import { openDatabase } from "~/db/client.server";
 import { runImport } from "~/services/import/import-worker.server";
 import { createRun, getRun } from "~/services/import/runs.server";
 
 const [file, target, uploads] = process.argv.slice(2) as [string, string, string];
-const database = await openDatabase(target.startsWith("postgres") ? { url: target } : { dataDir: target });
+// A PGlite target is a DATA_DIR, as the server takes it: its database is in DATA_DIR/pglite.
+const database = await openDatabase(target.startsWith("postgres") ? { url: target } : { dataDir: path.join(target, "pglite") });
 const baseRssMb = process.memoryUsage.rss() / 1024 / 1024;
 let peakRssMb = baseRssMb;
 const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, process.memoryUsage.rss() / 1024 / 1024)), 20);

@@ -2,12 +2,13 @@
 // IMPORT_POSTS posts (10,000 by default, about 100 MB): posts per second and the peak RSS of
 // the process, which must stay within 100 MB of the same process before reading; then the
 // import job itself (decision 159) on PGlite and PostgreSQL (IMPORT_PARTS, IMPORT_DATABASES).
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { createPostgresDatabase } from "../../tests/support/test-db";
+import { startSite } from "../../tests/system/support/site";
 import { IMAGE_POOL, makeWxrFile, poolImageName } from "./make-wxr-file";
 
 const posts = Number(process.env.IMPORT_POSTS ?? 10_000);
@@ -39,14 +40,40 @@ if ((process.env.IMPORT_PARTS ?? "dry-run,job").includes("job")) {
   }
   for (const kind of (process.env.IMPORT_DATABASES ?? "pglite,postgres").split(",")) {
     const database = kind === "postgres" ? await createPostgresDatabase() : null;
-    const target = database ? database.url : path.join(dir, `pglite-${Date.now()}`);
+    const target = database ? database.url : path.join(dir, `data-${Date.now()}`);
     const job = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/import-job-child.ts", jobFile, target, uploads], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     if (job.status !== 0) throw new Error(`the import on ${kind} failed (exit ${job.status})`);
     const measured = JSON.parse(job.stdout.trim().split("\n").at(-1)!) as { seconds: number; posts: number; created: number; status: string; baseRssMb: number; peakRssMb: number };
     console.log(`Import job on ${kind}: ${measured.posts.toLocaleString("en-US")} posts (${measured.created.toLocaleString("en-US")} created, ${measured.status}), ${(statSync(jobFile).size / 1024 / 1024).toFixed(1)} MB`);
     console.log(`  ${measured.seconds.toFixed(1)} s, ${Math.round(measured.posts / measured.seconds).toLocaleString("en-US")} posts/s`);
     console.log(`  RSS before ${measured.baseRssMb.toFixed(0)} MB, peak ${measured.peakRssMb.toFixed(0)} MB: +${(measured.peakRssMb - measured.baseRssMb).toFixed(0)} MB`);
+    if (kind === "pglite") await siteAfterImport({ DATA_DIR: target });
     await database?.drop();
   }
+}
+
+/**
+ * The imported site served (needs a production build): the start-up to ready over the imported
+ * archive, and an old address answering 301 from memory against /about, with wrk as bench:pages
+ * runs it (two threads, 50 connections), each for WRK_SECONDS.
+ */
+async function siteAfterImport(env: Record<string, string>) {
+  const spawned = performance.now();
+  const site = await startSite(env, { readyTimeoutMs: 300_000 });
+  const readyMs = Math.round(performance.now() - spawned);
+  const seconds = process.env.WRK_SECONDS ?? "10";
+  const wrk = (url: string) => {
+    const out = execFileSync("wrk", ["-t2", "-c50", `-d${seconds}s`, "--latency", url], { encoding: "utf8" });
+    const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+    const p99 = /99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? "?";
+    return `${Math.round(rate).toLocaleString("en-US")} req/s, p99 ${p99}`;
+  };
+  // The first generated post's permalink (make-wxr-file.ts: 2011-02-02).
+  const old = "/2011/02/02/bench-post-1";
+  const answer = await fetch(`${site.url}${old}`, { redirect: "manual" });
+  console.log(`The imported site (PGlite): ready ${readyMs.toLocaleString("en-US")} ms after spawn; ${old} answers ${answer.status} to ${answer.headers.get("location")}`);
+  console.log(`  /about: ${wrk(`${site.url}/about`)}`);
+  console.log(`  an old address (301): ${wrk(`${site.url}${old}`)}`);
+  await site.stop();
 }
 rmSync(dir, { recursive: true, force: true });
