@@ -51,7 +51,7 @@ test("an admin makes a reader an editor on the People page; the editor then sees
   await gotoHydrated(page, "/admin");
   await expect(page).toHaveURL(/\/admin\/articles$/);
   const nav = page.getByRole("navigation", { name: "Admin" });
-  await expect(nav.getByRole("link")).toHaveText(["Articles", "Authors", "Images", "Analytics", "Security"]);
+  await expect(nav.getByRole("link")).toHaveText(["Articles", "Authors", "Images", "Redirects", "Analytics", "Security"]);
   await expect(page.getByRole("banner").getByRole("link", { name: "Admin" }).first()).toBeVisible();
   for (const path of ["/admin/sms", "/admin/people", "/admin/subscribers"]) {
     const response = await page.goto(path);
