@@ -41,7 +41,8 @@ if ((process.env.IMPORT_PARTS ?? "dry-run,job").includes("job")) {
   for (const kind of (process.env.IMPORT_DATABASES ?? "pglite,postgres").split(",")) {
     const database = kind === "postgres" ? await createPostgresDatabase() : null;
     const target = database ? database.url : path.join(dir, `data-${Date.now()}`);
-    const job = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/import-job-child.ts", jobFile, target, uploads], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    // With the heap limit the server runs with (decision 137): without one V8 lets garbage pile up.
+    const job = spawnSync(process.execPath, ["--max-old-space-size=256", "--import", "tsx", "scripts/bench/import-job-child.ts", jobFile, target, uploads], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     if (job.status !== 0) throw new Error(`the import on ${kind} failed (exit ${job.status})`);
     const measured = JSON.parse(job.stdout.trim().split("\n").at(-1)!) as { seconds: number; posts: number; created: number; status: string; baseRssMb: number; peakRssMb: number };
     console.log(`Import job on ${kind}: ${measured.posts.toLocaleString("en-US")} posts (${measured.created.toLocaleString("en-US")} created, ${measured.status}), ${(statSync(jobFile).size / 1024 / 1024).toFixed(1)} MB`);
