@@ -91,7 +91,12 @@ describe("the shipped TLS proxy, scanned by testssl.sh", () => {
 
   it("offers Mozilla's intermediate profile with no finding of MEDIUM or worse but the test certificate's", async () => {
     const started = Date.now();
-    const findings = await scan(`https://${HOST}:${httpsPort}${SCANNED_PATH}`, path.join(dir, "testssl.json"));
+    let findings = await scan(`https://${HOST}:${httpsPort}${SCANNED_PATH}`, path.join(dir, "testssl.json"));
+    // testssl opens hundreds of connections; on a loaded machine one of its openssl calls now and
+    // then gives up ("check failed because of connect problem"), which says nothing about the
+    // configuration: such a scan is made once more, and the second must have no such finding.
+    if (findings.some((entry) => /connect problem/.test(entry.finding))) findings = await scan(`https://${HOST}:${httpsPort}${SCANNED_PATH}`, path.join(dir, "testssl-again.json"));
+    expect(findings.filter((entry) => /connect problem/.test(entry.finding))).toEqual([]);
     const seconds = Math.round((Date.now() - started) / 1000);
     const byId = new Map(findings.map((finding) => [finding.id, finding]));
     const finding = (id: string) => byId.get(id)?.finding ?? `(no ${id} in the scan)`;
