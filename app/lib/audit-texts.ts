@@ -62,6 +62,8 @@ export const AUDIT_PHRASES: Record<string, Phrase> = {
   "media.upload": () => "uploaded {subject}",
   "author.imported": () => "imported {subject} from an old site",
   // Moving a WordPress or Ghost site in (app/services/import/, decision 159)
+  "import.uploaded": () => "uploaded {subject} for its dry run",
+  "import.started": () => "started {subject}",
   "import.confirmed": () => "confirmed the categories and started {subject}",
   "import.cancelled": () => "cancelled {subject}",
   // Old addresses answering 301 (app/services/redirects/redirects.server.ts, decision 160)

@@ -34,24 +34,51 @@ export class ImportFailure extends Error {
 
 export async function createRun(
   db: Db,
-  input: { kind: ImportRun["kind"]; filePath: string; fileName: string; fileBytes: number; options: ImportRunOptions; actor: string; claim?: boolean; /** Uploaded in the admin: its dry run comes first. */ uploaded?: boolean },
+  input: {
+    kind: ImportRun["kind"];
+    filePath: string;
+    fileName: string;
+    fileBytes: number;
+    options: ImportRunOptions;
+    actor: string;
+    claim?: boolean;
+    /** Uploaded in the admin: its dry run comes first. */ uploaded?: boolean;
+  },
   now = new Date(),
 ): Promise<ImportRun> {
-  const [run] = await db
-    .insert(importRuns)
-    .values({
-      kind: input.kind,
-      filePath: input.filePath,
-      fileName: input.fileName,
-      fileBytes: input.fileBytes,
-      options: input.options,
-      createdBy: input.actor,
-      ...(input.uploaded ? { status: "uploaded" as const } : {}),
-      // A command that runs the import itself claims it at once, so a server beside it waits.
-      ...(input.claim ? { status: "running" as const, leaseOwner: LEASE_OWNER, leaseUntil: new Date(now.getTime() + IMPORT_LEASE_MS), startedAt: now } : {}),
-    })
-    .returning();
-  return run!;
+  return db.transaction(async (tx) => {
+    const [run] = await tx
+      .insert(importRuns)
+      .values({
+        kind: input.kind,
+        filePath: input.filePath,
+        fileName: input.fileName,
+        fileBytes: input.fileBytes,
+        options: input.options,
+        createdBy: input.actor,
+        ...(input.uploaded ? { status: "uploaded" as const } : {}),
+        // A command that runs the import itself claims it at once, so a server beside it waits.
+        ...(input.claim
+          ? {
+              status: "running" as const,
+              leaseOwner: LEASE_OWNER,
+              leaseUntil: new Date(now.getTime() + IMPORT_LEASE_MS),
+              startedAt: now,
+            }
+          : {}),
+      })
+      .returning();
+    // Who brought which file in, whether from the admin or a command (issue 32: every change audited).
+    await tx
+      .insert(auditLog)
+      .values({
+        actor: input.actor,
+        action: input.uploaded ? "import.uploaded" : "import.started",
+        entity: `import:${run!.id}`,
+        after: JSON.stringify({ kind: input.kind, file: input.fileName, options: input.options }),
+      });
+    return run!;
+  });
 }
 
 /**
@@ -78,7 +105,10 @@ export async function claimNextRun(db: Db, now = new Date()): Promise<ImportRun 
  * interrupted run goes on at once instead of after its lease.
  */
 export async function releaseDeadLeases(db: Db) {
-  await db.update(importRuns).set({ leaseOwner: null, leaseUntil: null }).where(sql`${importRuns.status} IN ('uploaded', 'running')`);
+  await db
+    .update(importRuns)
+    .set({ leaseOwner: null, leaseUntil: null })
+    .where(sql`${importRuns.status} IN ('uploaded', 'running')`);
 }
 
 export async function getRun(db: Db, id: number) {
@@ -98,14 +128,27 @@ export type ItemOutcome = "created" | "updated" | "unchanged" | "keptEdited" | "
  * Inside a post's transaction: the step of the run's progress, its count, and the lease renewed.
  * Throws LostLeaseError (rolling the post back) when the run is not this process's at this step.
  */
-export async function stepRun(tx: Executor, runId: number, index: number, outcome: ItemOutcome | null, now = new Date()) {
-  const column = { created: sql`created`, updated: sql`updated`, unchanged: sql`unchanged`, keptEdited: sql`kept_edited`, skipped: sql`skipped` };
+export async function stepRun(
+  tx: Executor,
+  runId: number,
+  index: number,
+  outcome: ItemOutcome | null,
+  now = new Date(),
+) {
+  const column = {
+    created: sql`created`,
+    updated: sql`updated`,
+    unchanged: sql`unchanged`,
+    keptEdited: sql`kept_edited`,
+    skipped: sql`skipped`,
+  };
   const count = outcome ? sql`, ${column[outcome]} = ${column[outcome]} + 1` : sql``;
   const rows = await tx.execute(sql`
     UPDATE import_runs SET items_done = ${index + 1}, lease_until = ${new Date(now.getTime() + IMPORT_LEASE_MS).toISOString()}::timestamptz ${count}
     WHERE id = ${runId} AND items_done = ${index} AND lease_owner = ${LEASE_OWNER} AND status = 'running'
     RETURNING id`);
-  if (rows.rows.length === 0) throw new LostLeaseError(`import run ${runId} is no longer this process's at post ${index + 1}`);
+  if (rows.rows.length === 0)
+    throw new LostLeaseError(`import run ${runId} is no longer this process's at post ${index + 1}`);
 }
 
 /** Keeps the claim while a long step (the first reading of the file) runs. */
@@ -117,39 +160,65 @@ export async function renewLease(db: Executor, runId: number, now = new Date()) 
 }
 
 export async function setRunTotal(db: Executor, runId: number, total: number, siteUrl: string) {
-  await db.execute(sql`UPDATE import_runs SET items_total = ${total}, site_url = ${siteUrl} WHERE id = ${runId} AND lease_owner = ${LEASE_OWNER}`);
+  await db.execute(
+    sql`UPDATE import_runs SET items_total = ${total}, site_url = ${siteUrl} WHERE id = ${runId} AND lease_owner = ${LEASE_OWNER}`,
+  );
 }
 
 /** A clean stop: the run waits for the next claim, which need not wait for the lease to run out. */
 export async function releaseRun(db: Db, runId: number) {
-  await db.update(importRuns).set({ leaseOwner: null, leaseUntil: null }).where(sql`${importRuns.id} = ${runId} AND ${importRuns.leaseOwner} = ${LEASE_OWNER} AND ${importRuns.status} IN ('uploaded', 'running')`);
+  await db
+    .update(importRuns)
+    .set({ leaseOwner: null, leaseUntil: null })
+    .where(
+      sql`${importRuns.id} = ${runId} AND ${importRuns.leaseOwner} = ${LEASE_OWNER} AND ${importRuns.status} IN ('uploaded', 'running')`,
+    );
 }
 
 /** The dry run's findings and lines stored, and the run handed to the operator to confirm. */
 export async function storeDryRun(db: Db, runId: number, summary: DryRunSummary, lines: readonly ReportLineInput[]) {
   await db.transaction(async (tx) => {
     // A dry run read again after a restart replaces the lines of the one cut off.
-    await tx.delete(importReportLines).where(sql`${importReportLines.runId} = ${runId} AND ${importReportLines.phase} = 'dry-run'`);
+    await tx
+      .delete(importReportLines)
+      .where(sql`${importReportLines.runId} = ${runId} AND ${importReportLines.phase} = 'dry-run'`);
     for (let start = 0; start < lines.length; start += 1_000) {
-      await tx.insert(importReportLines).values(lines.slice(start, start + 1_000).map((line) => ({ runId, phase: "dry-run" as const, ...line })));
+      await tx
+        .insert(importReportLines)
+        .values(lines.slice(start, start + 1_000).map((line) => ({ runId, phase: "dry-run" as const, ...line })));
     }
     await tx
       .update(importRuns)
       .set({ status: "reviewing", dryRun: summary, siteUrl: summary.site.link, leaseOwner: null, leaseUntil: null })
-      .where(sql`${importRuns.id} = ${runId} AND ${importRuns.leaseOwner} = ${LEASE_OWNER} AND ${importRuns.status} = 'uploaded'`);
+      .where(
+        sql`${importRuns.id} = ${runId} AND ${importRuns.leaseOwner} = ${LEASE_OWNER} AND ${importRuns.status} = 'uploaded'`,
+      );
   });
 }
 
 /** The operator's confirmation: the mapping checked against the dry run, the run queued. */
-export async function confirmRun(db: Db, runId: number, options: ImportRunOptions, actor: string): Promise<{ ok: true } | { ok: false; problem: "not_found" | "wrong_state" | "unmapped"; unmapped?: string[] }> {
+export async function confirmRun(
+  db: Db,
+  runId: number,
+  options: ImportRunOptions,
+  actor: string,
+): Promise<{ ok: true } | { ok: false; problem: "not_found" | "wrong_state" | "unmapped"; unmapped?: string[] }> {
   return db.transaction(async (tx) => {
     const [run] = await tx.select().from(importRuns).where(eq(importRuns.id, runId)).for("update");
     if (!run) return { ok: false as const, problem: "not_found" as const };
     if (run.status !== "reviewing") return { ok: false as const, problem: "wrong_state" as const };
-    const unmapped = (run.dryRun?.categories ?? []).map((category) => category.slug).filter((slug) => !options.categories[slug]);
-    if (unmapped.length > 0 && !options.defaultCategory) return { ok: false as const, problem: "unmapped" as const, unmapped };
-    await tx.update(importRuns).set({ status: "queued", options: { ...run.options, ...options } }).where(eq(importRuns.id, runId));
-    await tx.insert(auditLog).values({ actor, action: "import.confirmed", entity: `import:${runId}`, after: JSON.stringify(options) });
+    const unmapped = (run.dryRun?.categories ?? [])
+      .map((category) => category.slug)
+      .filter((slug) => !options.categories[slug]);
+    if (unmapped.length > 0 && !options.defaultCategory)
+      return { ok: false as const, problem: "unmapped" as const, unmapped };
+    await tx
+      .update(importRuns)
+      .set({ status: "queued", options: { ...run.options, ...options } })
+      .where(eq(importRuns.id, runId));
+    await tx
+      .insert(auditLog)
+      .values({ actor, action: "import.confirmed", entity: `import:${runId}`, after: JSON.stringify(options) });
     return { ok: true as const };
   });
 }
@@ -171,11 +240,18 @@ export async function cancelRun(db: Db, runId: number, actor: string) {
 export async function finishRun(db: Db, runId: number, outcome: { error?: string }, now = new Date()) {
   const [run] = await db
     .update(importRuns)
-    .set({ status: outcome.error ? "failed" : "done", error: outcome.error ?? null, finishedAt: now, leaseOwner: null, leaseUntil: null })
+    .set({
+      status: outcome.error ? "failed" : "done",
+      error: outcome.error ?? null,
+      finishedAt: now,
+      leaseOwner: null,
+      leaseUntil: null,
+    })
     .where(sql`${importRuns.id} = ${runId} AND ${importRuns.leaseOwner} = ${LEASE_OWNER}`)
     .returning({ filePath: importRuns.filePath });
   // An uploaded export is not needed once imported (the report stays); a failed one is kept to look into.
-  if (run && !outcome.error && path.basename(path.dirname(run.filePath)) === "imports") await rm(run.filePath, { force: true });
+  if (run && !outcome.error && path.basename(path.dirname(run.filePath)) === "imports")
+    await rm(run.filePath, { force: true });
 }
 
 export type ReportLineInput = { item: string; oldUrl: string; outcome: string; reason: string };
@@ -184,7 +260,12 @@ export async function addReportLines(tx: Pick<Db, "insert">, runId: number, line
   if (lines.length > 0) await tx.insert(importReportLines).values(lines.map((line) => ({ runId, ...line })));
 }
 
-export async function reportLinesOf(db: Db, runId: number, phase: "dry-run" | "import" = "import", page?: { limit: number; offset: number }) {
+export async function reportLinesOf(
+  db: Db,
+  runId: number,
+  phase: "dry-run" | "import" = "import",
+  page?: { limit: number; offset: number },
+) {
   const query = db
     .select()
     .from(importReportLines)
@@ -194,6 +275,9 @@ export async function reportLinesOf(db: Db, runId: number, phase: "dry-run" | "i
 }
 
 export async function countReportLines(db: Db, runId: number, phase: "dry-run" | "import") {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(importReportLines).where(sql`${importReportLines.runId} = ${runId} AND ${importReportLines.phase} = ${phase}`);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(importReportLines)
+    .where(sql`${importReportLines.runId} = ${runId} AND ${importReportLines.phase} = ${phase}`);
   return row?.n ?? 0;
 }
