@@ -9,6 +9,13 @@ export const MEDIA_UPLOAD_MAX_BYTES = 15 * 1024 ** 2;
 /** Decompression bombs: a small file that decodes to a huge picture is refused. */
 export const MEDIA_MAX_PIXELS = 50_000_000;
 export const MEDIA_PAGE_SIZE = 24;
+// Each upload is read once and written nine times from the same pipeline: libvips' cache of
+// decoded images never answers a second request, and one thread per encode keeps the native memory
+// of a thousand images in an import (or a morning of the desk's uploads) at one image's worth
+// (decision 137, issue 35: the import's memory bound).
+sharp.cache(false);
+sharp.concurrency(1);
+
 /** Formats sharp reads that people upload as photos or graphics (the content decides, not the name). */
 const ACCEPTED_INPUT = new Set(["jpeg", "png", "webp", "avif", "heif", "gif", "tiff"]);
 
