@@ -14,6 +14,7 @@ import { nuErrors } from "../support/nu-check";
  * site and serves its uploads; nothing leaves this machine.
  */
 
+const SLOW_IMAGE_MS = 4_000;
 let oldSite: Server;
 let oldOrigin = "";
 test.beforeAll(async () => {
@@ -21,9 +22,12 @@ test.beforeAll(async () => {
   const png = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 20, g: 60, b: 120 } } }).png().toBuffer();
   const files: Record<string, [string, Buffer]> = { "/wp-content/uploads/2026/03/bars.jpg": ["image/jpeg", jpeg], "/wp-content/uploads/2025/11/ladder.png": ["image/png", png] };
   oldSite = createServer((req, res) => {
-    const file = files[(req.url ?? "").split("?")[0]!];
+    const name = (req.url ?? "").split("?")[0]!;
+    const file = files[name];
     if (!file) return res.writeHead(404).end("gone");
-    res.writeHead(200, { "Content-Type": file[0], "Content-Length": file[1].length }).end(file[1]);
+    // The second post's featured image comes slowly, as from a tired old host: long enough for
+    // the admin to see the bar stand at one post of four.
+    setTimeout(() => res.writeHead(200, { "Content-Type": file[0], "Content-Length": file[1].length }).end(file[1]), name.endsWith("ladder.png") ? SLOW_IMAGE_MS : 0);
   });
   await new Promise<void>((resolve) => oldSite.listen(0, "127.0.0.1", resolve));
   const address = oldSite.address();
@@ -78,7 +82,12 @@ test("an admin imports a WordPress export: dry run, categories, progress, the ar
   await page.getByLabel(/^Bonds/).selectOption("Bonds & Fixed Income");
   await page.getByLabel("Category for the rest").selectOption("Market Analysis");
   await page.getByRole("button", { name: "Start the import" }).click();
+  // The bar moves as the job writes: one post of four while the second post's image comes, then done.
+  const bar = page.getByRole("progressbar", { name: "1 of 4 posts written" });
+  await expect(bar).toBeVisible({ timeout: 30_000 });
+  await expect(bar).toHaveAttribute("value", "25");
   await expect(page.getByTestId("import-done")).toContainText("4 created", { timeout: 60_000 });
+  await expect(page.getByRole("progressbar")).toHaveCount(0);
   await expect(page.getByRole("cell", { name: /featured image .* could not be brought over|has no featured image/ }).first()).toBeVisible();
   const csv = await page.request.get(`${page.url()}/report.csv?phase=import`);
   expect(csv.headers()["content-type"]).toContain("text/csv");
