@@ -58,21 +58,38 @@ function folderSource(folder: string): UploadsSource {
 }
 
 /**
- * The archive's files by name, kept small: names in one array, the numbers needed to read an
- * entry in typed arrays, and the entries sharing a file name (`bar.jpg`) chained by index, so a
- * 50,000-file archive costs a few MB whatever its entries carry (comments, extra fields).
+ * The archive's files by name, kept small whatever its entries carry (comments, extra fields): the
+ * names' UTF-8 bytes in one buffer, the numbers needed to read an entry in typed arrays, and a hash
+ * table of file names (`bar.jpg`) whose buckets chain entries by index. 50,000 files cost about
+ * 5 MB, not the 50 MB or so of yauzl's entry objects.
  */
 type ZipIndex = {
-  names: string[];
+  count: number;
+  nameBytes: Buffer;
+  /** Entry i's name is nameBytes[nameStart[i], nameStart[i + 1]). */
+  nameStart: Uint32Array;
   offset: Float64Array;
-  compressedSize: Float64Array;
-  uncompressedSize: Float64Array;
+  compressedSize: Uint32Array;
+  /** 0xffffffff for anything that large (far past any image's limit). */
+  uncompressedSize: Uint32Array;
   method: Uint16Array;
   flags: Uint16Array;
-  /** File name → the last entry of that name; `next` leads to the one before it (-1: none). */
-  byBaseName: Map<string, number>;
+  /** Bucket (a file name's hash) → its last entry; `next` leads to the one before it (-1: none). */
+  buckets: Int32Array;
   next: Int32Array;
 };
+
+const SLASH = 0x2f;
+const TOO_LARGE = 0xffffffff;
+
+/** FNV-1a of a name's last segment. */
+function baseNameHash(bytes: Uint8Array, end: number) {
+  let start = end;
+  while (start > 0 && bytes[start - 1] !== SLASH) start--;
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return hash >>> 0;
+}
 
 function openZipFile(file: string) {
   return new Promise<yauzl.ZipFile>((resolve, reject) =>
@@ -82,36 +99,54 @@ function openZipFile(file: string) {
 }
 
 function indexZip(zip: yauzl.ZipFile, file: string): Promise<ZipIndex> {
-  const count = zip.entryCount;
-  const index: ZipIndex = {
-    names: [],
-    offset: new Float64Array(count),
-    compressedSize: new Float64Array(count),
-    uncompressedSize: new Float64Array(count),
-    method: new Uint16Array(count),
-    flags: new Uint16Array(count),
-    byBaseName: new Map(),
-    next: new Int32Array(count),
-  };
+  const capacity = zip.entryCount;
+  const buckets = new Int32Array(2 ** Math.max(4, Math.ceil(Math.log2(capacity * 2 + 1)))).fill(-1);
+  const nameStart = new Uint32Array(capacity + 1);
+  const offset = new Float64Array(capacity);
+  const compressedSize = new Uint32Array(capacity);
+  const uncompressedSize = new Uint32Array(capacity);
+  const method = new Uint16Array(capacity);
+  const flags = new Uint16Array(capacity);
+  const next = new Int32Array(capacity);
+  let names = Buffer.alloc(64 * 1024);
+  let used = 0;
+  let count = 0;
   return new Promise((resolve, reject) => {
     zip.on("entry", (entry: yauzl.Entry) => {
       const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
       // Folders, and names no file may have here (absolute, climbing out), are left out.
-      if (!name.endsWith("/") && yauzl.validateFileName(name) === null) {
-        const i = index.names.length;
-        index.names.push(name);
-        index.offset[i] = entry.relativeOffsetOfLocalHeader;
-        index.compressedSize[i] = entry.compressedSize;
-        index.uncompressedSize[i] = entry.uncompressedSize;
-        index.method[i] = entry.compressionMethod;
-        index.flags[i] = entry.generalPurposeBitFlag;
-        const base = name.slice(name.lastIndexOf("/") + 1);
-        index.next[i] = index.byBaseName.get(base) ?? -1;
-        index.byBaseName.set(base, i);
+      if (!name.endsWith("/") && yauzl.validateFileName(name) === null && count < capacity) {
+        const bytes = Buffer.from(name, "utf8");
+        if (used + bytes.length > names.length) {
+          const grown = Buffer.alloc(Math.max(names.length * 2, used + bytes.length));
+          names.copy(grown, 0, 0, used);
+          names = grown;
+        }
+        bytes.copy(names, used);
+        const i = count++;
+        nameStart[i] = used;
+        used += bytes.length;
+        nameStart[i + 1] = used;
+        offset[i] = entry.relativeOffsetOfLocalHeader;
+        const large = entry.compressedSize >= TOO_LARGE || entry.uncompressedSize >= TOO_LARGE;
+        compressedSize[i] = large ? 0 : entry.compressedSize;
+        uncompressedSize[i] = large ? TOO_LARGE : entry.uncompressedSize;
+        method[i] = entry.compressionMethod;
+        flags[i] = entry.generalPurposeBitFlag;
+        const bucket = baseNameHash(bytes, bytes.length) & (buckets.length - 1);
+        next[i] = buckets[bucket]!;
+        buckets[bucket] = i;
       }
       zip.readEntry();
     });
-    zip.once("end", () => resolve(index));
+    zip.once("end", () => {
+      // The names' buffer cut to what it holds (it grew by doubling); the listener, which the open
+      // archive keeps, lets the grown one go.
+      const nameBytes = Buffer.from(names.subarray(0, used));
+      names = Buffer.alloc(0);
+      zip.removeAllListeners("entry");
+      resolve({ count, nameBytes, nameStart, offset, compressedSize, uncompressedSize, method, flags, buckets, next });
+    });
     zip.once("error", (error: Error) => reject(new UploadsError(T.damagedZip(file, error.message))));
     zip.readEntry();
   });
@@ -122,15 +157,22 @@ function indexZip(zip: yauzl.ZipFile, file: string): Promise<ZipIndex> {
  * `uploads/2024/…`, `wp-content/uploads/2024/…` or `images/2024/…` (Ghost). A match ends the name
  * at a `/` boundary; of several, the shortest name (the one nearest the archive's root) wins.
  */
-export function findInZipIndex(index: Pick<ZipIndex, "names" | "byBaseName" | "next">, relativePath: string): number {
+function findInZipIndex(index: ZipIndex, relativePath: string): number {
   const segments = uploadSegments(relativePath);
   if (!segments) return -1;
-  const wanted = segments.join("/");
+  const wanted = Buffer.from(segments.join("/"), "utf8");
+  const names = index.nameBytes;
   let best = -1;
-  for (let i = index.byBaseName.get(segments.at(-1)!) ?? -1; i >= 0; i = index.next[i]!) {
-    const name = index.names[i]!;
-    if (name !== wanted && !name.endsWith(`/${wanted}`)) continue;
-    if (best < 0 || name.length < index.names[best]!.length) best = i;
+  let bestLength = Infinity;
+  for (let i = index.buckets[baseNameHash(wanted, wanted.length) & (index.buckets.length - 1)]!; i >= 0; i = index.next[i]!) {
+    const start = index.nameStart[i]!;
+    const end = index.nameStart[i + 1]!;
+    const length = end - start;
+    if (length < wanted.length || length >= bestLength) continue;
+    if (length > wanted.length && names[end - wanted.length - 1] !== SLASH) continue;
+    if (names.compare(wanted, 0, wanted.length, end - wanted.length, end) !== 0) continue;
+    best = i;
+    bestLength = length;
   }
   return best;
 }
@@ -138,7 +180,7 @@ export function findInZipIndex(index: Pick<ZipIndex, "names" | "byBaseName" | "n
 function entryOf(index: ZipIndex, i: number) {
   // yauzl reads an entry from these fields alone; the rest of its record is not kept.
   return Object.assign(new yauzl.Entry(), {
-    fileName: index.names[i]!,
+    fileName: index.nameBytes.toString("utf8", index.nameStart[i]!, index.nameStart[i + 1]!),
     relativeOffsetOfLocalHeader: index.offset[i]!,
     compressedSize: index.compressedSize[i]!,
     uncompressedSize: index.uncompressedSize[i]!,
