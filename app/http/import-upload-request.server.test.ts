@@ -34,8 +34,8 @@ function uploadsZip() {
 function upload(files: { export?: Buffer; uploads?: { bytes: Buffer; name: string } }) {
   const form = new FormData();
   form.set("kind", "wordpress");
-  if (files.export) form.set("file", new Blob([files.export]), "export.xml");
-  if (files.uploads) form.set("uploads", new Blob([files.uploads.bytes]), files.uploads.name);
+  if (files.export) form.set("file", new Blob([new Uint8Array(files.export)]), "export.xml");
+  if (files.uploads) form.set("uploads", new Blob([new Uint8Array(files.uploads.bytes)]), files.uploads.name);
   return new Request("https://news.example.test/admin/import", { method: "POST", body: form });
 }
 

@@ -11,7 +11,7 @@ function post(parts: Record<string, string | { bytes: Buffer; name: string }>, h
   const form = new FormData();
   for (const [name, part] of Object.entries(parts)) {
     if (typeof part === "string") form.set(name, part);
-    else form.set(name, new Blob([part.bytes]), part.name);
+    else form.set(name, new Blob([new Uint8Array(part.bytes)]), part.name);
   }
   return new Request("https://news.example.test/admin/import", { method: "POST", body: form, headers });
 }

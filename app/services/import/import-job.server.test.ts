@@ -339,17 +339,18 @@ function openFilesOf(file: string) {
 
 describe("the uploads' .zip is closed however the run ends", () => {
   const database = useTestDatabase("pglite");
-  it.each([
-    ["it finishes", () => false, undefined],
-    ["it fails in the middle", () => false, 1],
-    ["it is stopped", () => true, undefined],
-  ] as const)("when %s", async (label, isStopped, crashAt) => {
+  const cases: [label: string, stopped: boolean, crashAt: number | undefined][] = [
+    ["it finishes", false, undefined],
+    ["it fails in the middle", false, 1],
+    ["it is stopped", true, undefined],
+  ];
+  it.each(cases)("when %s", async (label, stopped, crashAt) => {
     const zip = uploadsZip(`closing-${label.replaceAll(" ", "-")}`, { "wp-content/uploads/2026/03/bars.jpg": readFileSync("tests/fixtures/import/wordpress-job.xml") });
     const file = exportFile(`closing-${label.replaceAll(" ", "-")}.xml`, (text) => text.replaceAll(oldOrigin, `http://closing-${label.replaceAll(" ", "-")}.invalid`));
     const run = await createRun(database.db, { kind: "wordpress", filePath: file, fileName: "closing.xml", fileBytes: 1, options: { ...MAPPING, uploadsPath: zip }, actor: "test", claim: true });
     const crash = new Error("killed");
     const running = runImport(database.db, run, {
-      isStopped,
+      isStopped: () => stopped,
       onProgress: (done) => {
         expect(openFilesOf(zip)).toBe(1);
         if (done === crashAt) throw crash;
