@@ -214,7 +214,7 @@ async function zipSource(file: string): Promise<UploadsSource> {
   try {
     index = await indexZip(zip, file);
   } catch (error) {
-    zip.close();
+    if (zip.isOpen) zip.close();
     throw error;
   }
   return {
