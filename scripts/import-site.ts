@@ -1,10 +1,12 @@
 // npm run import:wordpress -- <export.xml> --dry-run [--report report.csv]
 // npm run import:wordpress -- <export.xml> [--category old-slug="Our Category"]... [--default-category "Our Category"]
-//                            [--uploads path/to/wp-content/uploads] [--overwrite-edits] [--report report.csv]
-// npm run import:ghost -- <export.json> [--dry-run] [--site https://old-site.example] [--uploads path/to/content/images] …
+//                            [--uploads path/to/wp-content/uploads | uploads.zip] [--overwrite-edits] [--report report.csv]
+// npm run import:ghost -- <export.json> [--dry-run] [--site https://old-site.example] [--uploads path/to/content/images | images.zip] …
 // Reads a WordPress export (Tools → Export) or a Ghost export (Settings → Labs → Export) as a
 // stream. The dry run says what an import would do and writes nothing (decision 158); the import
 // runs as the server's import job does, beside a running server or without one (decision 159).
+// --uploads takes the old site's uploads as a folder or as a .zip of it (read in place, whatever
+// folder the archive starts at); the images found there are not fetched from the old site.
 import { createReadStream, existsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +19,7 @@ import { GhostError } from "~/services/import/ghost-reader.server";
 import { runImport } from "~/services/import/import-worker.server";
 import { createRun, finishRun, getRun, ImportFailure, reportLinesOf } from "~/services/import/runs.server";
 import { dryRunWordPress } from "~/services/import/wordpress-dry-run.server";
+import { openUploads, UploadsError } from "~/services/import/uploads-source.server";
 import { WxrError } from "~/services/import/wxr-reader.server";
 import { commandActor } from "./command-actor";
 
@@ -34,7 +37,7 @@ const { values, positionals } = parseArgs({
 });
 const [source, file] = positionals;
 if (source !== "wordpress" && source !== "ghost") throw new Error("scripts/import-site.ts is run as npm run import:wordpress or import:ghost");
-const usage = `usage: npm run import:${source} -- <export.${source === "ghost" ? "json" : "xml"}> [--dry-run] [--category old-slug="Our Category"]... [--default-category "Our Category"] [--uploads folder] [--overwrite-edits] [--report report.csv]${source === "ghost" ? " [--site https://old-site.example]" : ""}`;
+const usage = `usage: npm run import:${source} -- <export.${source === "ghost" ? "json" : "xml"}> [--dry-run] [--category old-slug="Our Category"]... [--default-category "Our Category"] [--uploads folder-or.zip] [--overwrite-edits] [--report report.csv]${source === "ghost" ? " [--site https://old-site.example]" : ""}`;
 if (!file) {
   console.error(usage);
   process.exit(2);
@@ -47,9 +50,13 @@ if (values.site && !/^https?:\/\/[^/]+/.test(values.site)) {
   console.error(`--site takes the old site's address, as https://old-site.example (${values.site} is not one).`);
   process.exit(2);
 }
-if (values.uploads && !(existsSync(values.uploads) && statSync(values.uploads).isDirectory())) {
-  console.error(`No folder at ${values.uploads} (give the old site's wp-content/uploads folder).`);
-  process.exit(2);
+if (values.uploads) {
+  const given = values.uploads;
+  const isFolder = existsSync(given) && statSync(given).isDirectory();
+  if (!isFolder && !/\.zip$/i.test(given)) fail(`--uploads takes a folder or a .zip file (the old site's ${source === "ghost" ? "content/images" : "wp-content/uploads"}); ${given} is neither.`);
+  // A .zip is read through once now: a damaged one is said before the dry run, not after it.
+  const uploads = await openUploads(given).catch((error: unknown) => fail(error instanceof UploadsError ? error.message : String(error)));
+  uploads.close();
 }
 
 /** old-slug="Our Category" → the mapping; a wrong one ends the command with what to write. */
@@ -101,7 +108,7 @@ try {
     filePath: path.resolve(file),
     fileName: path.basename(file),
     fileBytes: statSync(file).size,
-    options: { ...mapping, defaultCategory: mapping.defaultCategory || CATEGORY_NAMES[0], overwriteEdited: values["overwrite-edits"] ?? false, ...(values.uploads ? { uploadsFolder: path.resolve(values.uploads) } : {}), ...(values.site ? { oldSiteUrl: values.site } : {}) },
+    options: { ...mapping, defaultCategory: mapping.defaultCategory || CATEGORY_NAMES[0], overwriteEdited: values["overwrite-edits"] ?? false, ...(values.uploads ? { uploadsPath: path.resolve(values.uploads) } : {}), ...(values.site ? { oldSiteUrl: values.site } : {}) },
     actor,
     claim: true,
   });

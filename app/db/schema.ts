@@ -1041,10 +1041,10 @@ export const importRuns = pgTable(
     siteUrl: text().notNull().default(""),
     /**
      * The operator's choices: the category mapping (old slug → ours) and the category for the rest,
-     * whether desk edits are overwritten, a local copy of the old site's uploads, and the old site's
+     * whether desk edits are overwritten, a local copy of the old site's uploads (a folder or a .zip), and the old site's
      * address where the export does not say it (Ghost).
      */
-    options: jsonb().$type<{ categories: Record<string, string>; defaultCategory: string; overwriteEdited: boolean; uploadsFolder?: string; oldSiteUrl?: string }>().notNull(),
+    options: jsonb().$type<{ categories: Record<string, string>; defaultCategory: string; overwriteEdited: boolean; uploadsPath?: string; /** Runs stored before the uploads could be a .zip. */ uploadsFolder?: string; oldSiteUrl?: string }>().notNull(),
     /**
      * uploaded (its dry run waits) → reviewing (the operator confirms the mapping) → queued →
      * running → done or failed; a command's run starts at running. `cancelled` before it ran.

@@ -37,7 +37,15 @@ export const IMAGE_FAILURES = {
   timeout: "the old site took too long",
   notImage: "not an image this site can show",
   tooManyPixels: "too many pixels",
-  notInFolder: "not in the uploads folder given",
+  notInUploads: "not in the old site’s uploads given",
+  unreadableInZip: (message: string) => `it cannot be read from the .zip of the uploads (${message})`,
+} as const;
+
+/** Why the old site’s uploads given (a folder or a .zip) cannot be used at all. */
+export const UPLOADS_SOURCE_TEXTS = {
+  gone: (location: string) => `The old site’s uploads ${location} are not there (give the folder or the .zip again).`,
+  notZip: (location: string, why: string) => `The old site’s uploads ${location} are neither a folder nor a readable .zip file (${why}).`,
+  damagedZip: (location: string, why: string) => `The .zip of the old site’s uploads ${location} is damaged (${why}).`,
 } as const;
 
 /** What the command and the admin say about a run. */
@@ -63,11 +71,14 @@ export const IMPORT_PAGE_TEXTS = {
   kindWordPress: "WordPress (Tools → Export, an .xml file)",
   kindGhost: "Ghost (Settings → Labs → Export, a .json file)",
   fileLabel: "Export file",
+  uploadsLabel: "The old site’s uploads as a .zip (optional)",
+  uploadsHint: "A .zip of WordPress’s wp-content/uploads folder or Ghost’s content/images folder, up to 4 GB. The images found in it are not fetched from the old site; without it they are.",
   siteLabel: "The old site’s address (for Ghost, where the export does not say it; optional)",
   upload: "Upload and read",
   notUploaded: "Not Uploaded",
   chooseFile: "Choose the export file to upload.",
   chooseKind: "Choose whether the export is from WordPress or Ghost.",
+  uploadsNotZip: "The old site’s uploads must be a .zip file (of wp-content/uploads or content/images); this file is not one that can be read.",
   badSite: "The old site’s address must start with https:// or http:// and have no query (for example https://old-site.example).",
   runsHeading: "Imports",
   noRuns: "No import yet.",

@@ -50,6 +50,7 @@ export default function AdminImport({ loaderData, actionData }: Route.ComponentP
           </fieldset>
           <Field label={T.siteLabel} name="site" type="url" placeholder="https://old-site.example" />
           <Field label={T.fileLabel} name="file" type="file" accept=".xml,.json,application/xml,text/xml,application/json" required />
+          <Field label={T.uploadsLabel} hint={T.uploadsHint} name="uploads" type="file" accept=".zip,application/zip" />
           <Button type="submit">{T.upload}</Button>
         </Form>
       </Card>

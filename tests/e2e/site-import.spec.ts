@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
@@ -120,7 +121,7 @@ test("an admin imports a WordPress export: dry run, categories, progress, the ar
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the upload, the review and the report work as plain pages", async ({ page }, testInfo) => {
+  test("the upload (with the old site's uploads as a .zip), the review and the report work as plain pages", async ({ page }, testInfo) => {
     test.setTimeout(120_000);
     await page.goto("/auth?redirectTo=%2Fadmin%2Fimport");
     await page.getByLabel("Email").fill(E2E_ADMIN.email);
@@ -129,6 +130,12 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/admin\/import/);
     const suffix = `nojs${Date.now().toString(36)}`;
     await page.getByLabel("Export file").setInputFiles(exportFile(testInfo.outputPath("site.xml"), suffix, true));
+    // The old site's uploads as a .zip of wp-content: the image the old site lost is not in it either.
+    const tree = testInfo.outputPath("old-site");
+    mkdirSync(`${tree}/wp-content/uploads/2026/03`, { recursive: true });
+    writeFileSync(`${tree}/wp-content/uploads/2026/03/bars.jpg`, await sharp({ create: { width: 900, height: 600, channels: 3, background: "#b4961e" } }).jpeg().toBuffer());
+    execFileSync("zip", ["-q", "-r", testInfo.outputPath("uploads.zip"), "wp-content"], { cwd: tree });
+    await page.getByLabel("The old site’s uploads as a .zip (optional)").setInputFiles(testInfo.outputPath("uploads.zip"));
     await page.getByRole("button", { name: "Upload and read" }).click();
     await expect(page).toHaveURL(/\/admin\/import\/\d+$/);
     const runPage = page.url();
@@ -143,5 +150,7 @@ test.describe("without JavaScript", () => {
     }).toPass({ timeout: 60_000 });
     await expect(page.getByTestId("import-done")).toContainText("4 created");
     await expect(page.getByRole("link", { name: "Download the whole report (CSV)" })).toBeVisible();
+    // The lost image was looked for in the .zip, not asked of the old site.
+    expect(await (await page.request.get(`${runPage}/report.csv?phase=import`)).text()).toMatch(/missing\.jpg could not be brought over \(not in the old site’s uploads given\)/);
   });
 });

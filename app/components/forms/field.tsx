@@ -10,6 +10,8 @@ const inputClass =
 type FieldProps = {
   label: string;
   error?: string;
+  /** A line under the input saying what it takes (read out with it). */
+  hint?: string;
   required?: boolean;
   className?: string;
 } & (
@@ -18,16 +20,18 @@ type FieldProps = {
 );
 
 /** A labelled input (or textarea) with its error message wired up for screen readers. */
-export function Field({ label, error, required, className, multiline, ...inputProps }: FieldProps) {
+export function Field({ label, error, hint, required, className, multiline, ...inputProps }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ");
   const textarea = useRef<HTMLTextAreaElement>(null);
   useTextTypedBeforeHydration(id, textarea);
   const shared = {
     id,
     required,
     "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? errorId : undefined,
+    "aria-describedby": describedBy || undefined,
     className: inputClass,
   };
   return (
@@ -46,6 +50,11 @@ export function Field({ label, error, required, className, multiline, ...inputPr
       ) : (
         <input {...(inputProps as React.ComponentProps<"input">)} {...shared} />
       )}
+      {hint ? (
+        <p id={hintId} className="mt-1 text-sm text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p id={errorId} className="mt-1 text-sm text-destructive">
           {error}

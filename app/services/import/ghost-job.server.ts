@@ -7,6 +7,7 @@ import { bringBodyImages } from "./body-images.server";
 import { ghostStatusOf } from "./ghost-dry-run.server";
 import { readGhost } from "./ghost-reader.server";
 import { bringImage, isUploadedFile, type ImageSourceOptions } from "./images.server";
+import type { UploadsSource } from "./uploads-source.server";
 import { rewriteOldLinks } from "./link-rewrite";
 import { ghostArchivePaths, ghostPostPaths } from "./old-urls";
 import { finishRun, ImportFailure, renewLease, setRunTotal, type ImportRun, type ReportLineInput } from "./runs.server";
@@ -67,7 +68,7 @@ async function planGhost(db: Db, run: ImportRun): Promise<GhostPlan> {
 }
 
 /** Runs (or goes on with) a claimed Ghost import until it is done, stopped or fails. */
-export async function runGhostImport(db: Db, run: ImportRun, options: { isStopped: () => boolean; onProgress?: (done: number, total: number) => void; actor: string }) {
+export async function runGhostImport(db: Db, run: ImportRun, options: { isStopped: () => boolean; onProgress?: (done: number, total: number) => void; actor: string; uploads?: UploadsSource }) {
   const plan = await planGhost(db, run);
   const siteUrl = (run.options.oldSiteUrl ?? "").replace(/\/+$/, "");
   const source = `ghost:${siteUrl || plan.siteTitle}`;
@@ -108,7 +109,7 @@ export async function runGhostImport(db: Db, run: ImportRun, options: { isStoppe
     source,
     runId: run.id,
     allowedHosts: host ? [host] : [],
-    uploads: run.options.uploadsFolder ? { folder: run.options.uploadsFolder, urlPath: `${siteUrl ? new URL(siteUrl).pathname.replace(/\/+$/, "") : ""}/content/images` } : undefined,
+    uploads: options.uploads ? { files: options.uploads, urlPath: `${siteUrl ? new URL(siteUrl).pathname.replace(/\/+$/, "") : ""}/content/images` } : undefined,
     actor: options.actor,
   };
   const context: ImportJobContext = { db, run, source, mapping, postTargets, actor: options.actor, changes: createChangeBatcher(db) };

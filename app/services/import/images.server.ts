@@ -1,17 +1,16 @@
-import { readFile, stat } from "node:fs/promises";
-import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { importItems, mediaAssets } from "~/db/schema";
 import { IMAGE_FAILURES as F } from "~/lib/import-texts";
 import { ALT_MIN, mediaReference } from "~/lib/media-image";
 import { MEDIA_UPLOAD_MAX_BYTES, storeImage } from "~/services/content/media.server";
+import type { UploadsSource } from "./uploads-source.server";
 
 /**
  * Images of an imported site moved here, never hot-linked (decision 159): each old address is
- * taken from the uploads folder the operator gave (WordPress's `wp-content/uploads`, Ghost's
- * `content/images`) or fetched from the old site, then stored like an upload from the desk (the
- * same checks, sizes and formats, `storeImage`). An address is stored once per source: a second
+ * taken from the uploads the operator gave (WordPress's `wp-content/uploads`, Ghost's
+ * `content/images`, as a folder or a .zip) or fetched from the old site, then stored like an
+ * upload from the desk (the same checks, sizes and formats, `storeImage`). An address is stored once per source: a second
  * run, or a second post with the same image, reuses it.
  */
 
@@ -22,7 +21,7 @@ export type ImageSourceOptions = {
   /** Hosts images may be fetched from: the old site's own (an export names any address it likes). */
   allowedHosts: readonly string[];
   /** A local copy of the old site's uploads, and the path under which the old site served it. */
-  uploads?: { folder: string; urlPath: string };
+  uploads?: { files: UploadsSource; urlPath: string };
   fetchTimeoutMs?: number;
   actor: string;
 };
@@ -46,20 +45,17 @@ export function imageKey(url: string) {
   }
 }
 
-/** The file of an old address in the uploads folder, or null when it is not under it. */
-function fileInUploads(url: URL, uploads: NonNullable<ImageSourceOptions["uploads"]>) {
-  const prefix = uploads.urlPath.replace(/\/?$/, "/");
+/** The path of an old address under the uploads (`2024/03/bar.jpg`), or null when it is not under them. */
+function pathInUploads(url: URL, urlPath: string) {
+  const prefix = urlPath.replace(/\/?$/, "/");
   let pathname: string;
   try {
     pathname = decodeURIComponent(url.pathname);
   } catch {
     return null;
   }
-  if (!pathname.startsWith(prefix)) return null;
-  const root = path.resolve(uploads.folder);
-  const file = path.resolve(root, pathname.slice(prefix.length));
-  // "../" in an address must not reach outside the folder given.
-  return file.startsWith(`${root}${path.sep}`) ? file : null;
+  // "../" in an address reaches nothing: the uploads source refuses such a path.
+  return pathname.startsWith(prefix) ? pathname.slice(prefix.length) : null;
 }
 
 async function fetchBytes(url: URL, options: ImageSourceOptions): Promise<{ ok: true; bytes: Buffer } | { ok: false; reason: string }> {
@@ -110,13 +106,6 @@ async function fetchBytes(url: URL, options: ImageSourceOptions): Promise<{ ok: 
   return { ok: false, reason: F.unreachable("too many redirects") };
 }
 
-async function readFromFolder(file: string): Promise<{ ok: true; bytes: Buffer } | { ok: false; reason: string }> {
-  const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) return { ok: false, reason: F.notInFolder };
-  if (info.size > MEDIA_UPLOAD_MAX_BYTES) return { ok: false, reason: F.tooLarge(MEDIA_UPLOAD_MAX_BYTES / 1024 ** 2) };
-  return { ok: true, bytes: await readFile(file) };
-}
-
 /** The stored image of an old address: the one stored before, or fetched (or read) and stored now. */
 export async function bringImage(db: Db, oldUrl: string, alt: string, options: ImageSourceOptions): Promise<BroughtImage> {
   const key = imageKey(oldUrl);
@@ -133,8 +122,8 @@ export async function bringImage(db: Db, oldUrl: string, alt: string, options: I
   } catch {
     return { ok: false, reason: F.notHttp };
   }
-  const local = options.uploads ? fileInUploads(url, options.uploads) : null;
-  const got = local ? await readFromFolder(local) : await fetchBytes(url, options);
+  const local = options.uploads ? pathInUploads(url, options.uploads.urlPath) : null;
+  const got = local !== null ? await options.uploads!.files.read(local) : await fetchBytes(url, options);
   if (!got.ok) return got;
   const name = decodeURIComponent(url.pathname.split("/").pop() || "image");
   // The desk asks for a description; an old image without one gets its file name's words.

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { articles, authors, importItems, importReportLines, importRuns, mediaAssets, redirects, user } from "~/db/schema";
 import { saveArticle } from "~/services/content/articles.server";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
@@ -242,4 +243,121 @@ describe.each(DB_KINDS)("the Ghost import job on %s", (kind) => {
     await runImport(db, again, { isStopped: () => false });
     expect(await getRun(db, again.id)).toMatchObject({ created: 0, unchanged: 5 });
   }, 120_000);
+});
+
+/** The old site's uploads as a .zip of `files` (path in the archive → bytes), made with Debian's `zip`. */
+function uploadsZip(name: string, files: Record<string, Buffer>) {
+  const root = path.join(folder, `${name}-tree`);
+  for (const [file, bytes] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), bytes);
+  }
+  const zip = path.join(folder, `${name}.zip`);
+  execFileSync("zip", ["-q", "-r", zip, "."], { cwd: root });
+  return zip;
+}
+
+describe.each(DB_KINDS)("an import with the old site's uploads as a .zip on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  // Pictures of a size the old site does not serve: an article's image tells where it came from.
+  let jpeg: Buffer;
+  let png: Buffer;
+  beforeAll(async () => {
+    jpeg = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 180, g: 150, b: 30 } } }).jpeg().toBuffer();
+    png = await sharp({ create: { width: 500, height: 300, channels: 3, background: { r: 30, g: 60, b: 110 } } }).png().toBuffer();
+  });
+
+  it("takes a WordPress site's images from an archive of wp-content/uploads and fetches none of them", async () => {
+    const { db } = database;
+    const zip = uploadsZip(`wp-${kind}`, { "wp-content/uploads/2026/03/bars.jpg": jpeg, "wp-content/uploads/2025/11/ladder.png": png });
+    const file = exportFile(`zip-${kind}.xml`);
+    const fetches = fetched.length;
+    const run = await createRun(db, { kind: "wordpress", filePath: file, fileName: "zip.xml", fileBytes: 1, options: { ...MAPPING, uploadsPath: zip }, actor: "test", claim: true });
+    expect((await runImport(db, run, { isStopped: () => false })).stopped).toBe(false);
+    expect(await getRun(db, run.id)).toMatchObject({ status: "done", created: 4, error: null });
+    // Nothing under the old site's uploads was asked of it, not even the image the archive lacks.
+    expect(fetched.slice(fetches)).toEqual([]);
+    const rows = await db
+      .select({ sourceId: importItems.sourceId, article: articles })
+      .from(importItems)
+      .innerJoin(articles, eq(articles.id, importItems.targetId))
+      .where(and(eq(importItems.source, `wordpress:${oldOrigin}`), eq(importItems.kind, "article")));
+    const bySource = new Map(rows.map((row) => [row.sourceId, row.article]));
+    expect(bySource.get("201")!.image).toMatch(/^\/media\/[0-9a-f-]{36}\/900x600$/);
+    expect(bySource.get("201")!.body).toContain(`](${bySource.get("201")!.image}`);
+    expect(bySource.get("202")!.image).toMatch(/^\/media\/[0-9a-f-]{36}\/500x300$/);
+    expect(await db.select({ id: mediaAssets.id }).from(mediaAssets)).toHaveLength(2);
+    const lines = await db.select().from(importReportLines).where(eq(importReportLines.runId, run.id));
+    expect(lines.map((line) => line.reason)).toContainEqual(expect.stringMatching(/missing\.jpg could not be brought over \(not in the old site’s uploads given\)/));
+    // A command's archive is the operator's own: it stays where it was.
+    expect(existsSync(zip)).toBe(true);
+  }, 120_000);
+
+  it("takes a Ghost site's images from an archive of content/images", async () => {
+    const { db } = database;
+    const zip = uploadsZip(`ghost-${kind}`, { "images/2026/03/bars.jpg": jpeg, "images/2026/03/cover.jpg": jpeg });
+    const fetches = fetched.length;
+    const run = await createRun(db, {
+      kind: "ghost",
+      filePath: path.resolve("tests/fixtures/import/ghost-small.json"),
+      fileName: "ghost-small.json",
+      fileBytes: 1,
+      options: { categories: { gold: "Precious Metals" }, defaultCategory: "Wealth Building", overwriteEdited: false, oldSiteUrl: oldOrigin, uploadsPath: zip },
+      actor: "test",
+      claim: true,
+    });
+    expect((await runImport(db, run, { isStopped: () => false })).stopped).toBe(false);
+    expect(await getRun(db, run.id)).toMatchObject({ status: "done", created: 5, error: null });
+    expect(fetched.slice(fetches)).toEqual([]);
+    const [gold] = await db
+      .select({ article: articles })
+      .from(importItems)
+      .innerJoin(articles, eq(articles.id, importItems.targetId))
+      .where(and(eq(importItems.source, `ghost:${oldOrigin}`), eq(importItems.kind, "article"), eq(importItems.sourceId, "p1")));
+    expect(gold!.article.image).toMatch(/^\/media\/[0-9a-f-]{36}\/900x600$/);
+    expect(gold!.article.body).toMatch(/!\[Gold bars\]\(\/media\//);
+  }, 120_000);
+
+  it("reads a run stored with the older option's name, and fails a run whose archive is gone, in words", async () => {
+    const { db } = database;
+    const gone = path.join(folder, `gone-${kind}.zip`);
+    const run = await createRun(db, { kind: "wordpress", filePath: exportFile(`gone-${kind}.xml`), fileName: "gone.xml", fileBytes: 1, options: { ...MAPPING, uploadsFolder: gone }, actor: "test", claim: true });
+    await expect(runImport(db, run, { isStopped: () => false })).rejects.toThrow(/uploads .*gone-.*\.zip are not there/);
+  });
+});
+
+/** This process's open files that are `file` (Linux's /proc). */
+function openFilesOf(file: string) {
+  return readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+describe("the uploads' .zip is closed however the run ends", () => {
+  const database = useTestDatabase("pglite");
+  const cases: [label: string, stopped: boolean, crashAt: number | undefined][] = [
+    ["it finishes", false, undefined],
+    ["it fails in the middle", false, 1],
+    ["it is stopped", true, undefined],
+  ];
+  it.each(cases)("when %s", async (label, stopped, crashAt) => {
+    const zip = uploadsZip(`closing-${label.replaceAll(" ", "-")}`, { "wp-content/uploads/2026/03/bars.jpg": readFileSync("tests/fixtures/import/wordpress-job.xml") });
+    const file = exportFile(`closing-${label.replaceAll(" ", "-")}.xml`, (text) => text.replaceAll(oldOrigin, `http://closing-${label.replaceAll(" ", "-")}.invalid`));
+    const run = await createRun(database.db, { kind: "wordpress", filePath: file, fileName: "closing.xml", fileBytes: 1, options: { ...MAPPING, uploadsPath: zip }, actor: "test", claim: true });
+    const crash = new Error("killed");
+    const running = runImport(database.db, run, {
+      isStopped: () => stopped,
+      onProgress: (done) => {
+        expect(openFilesOf(zip)).toBe(1);
+        if (done === crashAt) throw crash;
+      },
+    });
+    if (crashAt) await expect(running).rejects.toBe(crash);
+    else await running;
+    await vi.waitFor(() => expect(openFilesOf(zip)).toBe(0), { timeout: 2_000 });
+  }, 60_000);
 });

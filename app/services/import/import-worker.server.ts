@@ -8,7 +8,8 @@ import { runGhostImport } from "./ghost-job.server";
 import { GhostError } from "./ghost-reader.server";
 import { dryRunGhost } from "./ghost-dry-run.server";
 import { dryRunSummaryOf } from "./import-report";
-import { claimNextRun, finishRun, ImportFailure, LostLeaseError, releaseDeadLeases, releaseRun, storeDryRun, type ImportRun } from "./runs.server";
+import { claimNextRun, finishRun, ImportFailure, LostLeaseError, releaseDeadLeases, releaseRun, storeDryRun, uploadsPathOf, type ImportRun } from "./runs.server";
+import { openUploads, UploadsError, type UploadsSource } from "./uploads-source.server";
 import { dryRunWordPress } from "./wordpress-dry-run.server";
 import { runWordPressImport } from "./wordpress-job.server";
 import { WxrError } from "./wxr-reader.server";
@@ -16,7 +17,19 @@ import { WxrError } from "./wxr-reader.server";
 /** What a run needs from the file and its options to run, whoever runs it (the server or the command). */
 export async function runImport(db: Db, run: ImportRun, options: { isStopped: () => boolean; onProgress?: (done: number, total: number) => void }) {
   const actor = `import:${run.id}`;
-  return run.kind === "wordpress" ? runWordPressImport(db, run, { ...options, actor }) : runGhostImport(db, run, { ...options, actor });
+  const location = uploadsPathOf(run.options);
+  let uploads: UploadsSource | undefined;
+  try {
+    uploads = location ? await openUploads(location) : undefined;
+  } catch (error) {
+    throw error instanceof UploadsError ? new ImportFailure(error.message) : error;
+  }
+  // Open for the whole run (a .zip's index is read once), closed however the run ends.
+  try {
+    return run.kind === "wordpress" ? await runWordPressImport(db, run, { ...options, actor, uploads }) : await runGhostImport(db, run, { ...options, actor, uploads });
+  } finally {
+    uploads?.close();
+  }
 }
 
 /**

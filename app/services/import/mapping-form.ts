@@ -8,7 +8,7 @@ const isOurs = (name: string) => (CATEGORY_NAMES as readonly string[]).includes(
  * "the category below"), `defaultCategory`, `overwriteEdited`. Only the dry run's categories are
  * read; a name that is not one of ours is refused in words.
  */
-export function mappingFromForm(form: Record<string, string | undefined>, categories: readonly { slug: string }[]): { ok: true; options: Omit<ImportRunOptions, "uploadsFolder" | "oldSiteUrl"> } | { ok: false; message: string } {
+export function mappingFromForm(form: Record<string, string | undefined>, categories: readonly { slug: string }[]): { ok: true; options: Omit<ImportRunOptions, "uploadsPath" | "uploadsFolder" | "oldSiteUrl"> } | { ok: false; message: string } {
   const mapped: Record<string, string> = {};
   for (const { slug } of categories) {
     const chosen = (form[`map:${slug}`] ?? "").trim();

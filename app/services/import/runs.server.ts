@@ -16,6 +16,16 @@ import { auditLog, importReportLines, importRuns, type DryRunSummary } from "~/d
 export type ImportRun = typeof importRuns.$inferSelect;
 export type ImportRunOptions = ImportRun["options"];
 
+/** Where the run's copy of the old site's uploads is (a folder or a .zip), under either name it was stored. */
+export const uploadsPathOf = (options: ImportRunOptions) => options.uploadsPath ?? options.uploadsFolder;
+
+/** The files the admin's upload put under DATA_DIR/imports (the export, the uploads' .zip); a command's files are the operator's own. */
+async function removeUploadedFiles(run: { filePath: string; options: ImportRunOptions }) {
+  for (const file of [run.filePath, uploadsPathOf(run.options)]) {
+    if (file && path.basename(path.dirname(file)) === "imports") await rm(file, { force: true });
+  }
+}
+
 /** How long a claim holds without renewal; another process takes the run over after it. */
 export const IMPORT_LEASE_MS = 60_000;
 
@@ -223,17 +233,16 @@ export async function confirmRun(
   });
 }
 
-/** A run not started yet, dropped by the operator, and its uploaded file with it. */
+/** A run not started yet, dropped by the operator, and its uploaded files with it. */
 export async function cancelRun(db: Db, runId: number, actor: string) {
   const rows = await db
     .update(importRuns)
     .set({ status: "cancelled", finishedAt: new Date() })
     .where(sql`${importRuns.id} = ${runId} AND ${importRuns.status} IN ('uploaded', 'reviewing', 'queued')`)
-    .returning({ id: importRuns.id, filePath: importRuns.filePath });
+    .returning({ id: importRuns.id, filePath: importRuns.filePath, options: importRuns.options });
   if (!rows[0]) return null;
   await db.insert(auditLog).values({ actor, action: "import.cancelled", entity: `import:${runId}` });
-  // Only a file the admin's upload put under DATA_DIR/imports; a command's file is the operator's own.
-  if (path.basename(path.dirname(rows[0].filePath)) === "imports") await rm(rows[0].filePath, { force: true });
+  await removeUploadedFiles(rows[0]);
   return rows[0];
 }
 
@@ -248,10 +257,9 @@ export async function finishRun(db: Db, runId: number, outcome: { error?: string
       leaseUntil: null,
     })
     .where(sql`${importRuns.id} = ${runId} AND ${importRuns.leaseOwner} = ${LEASE_OWNER}`)
-    .returning({ filePath: importRuns.filePath });
-  // An uploaded export is not needed once imported (the report stays); a failed one is kept to look into.
-  if (run && !outcome.error && path.basename(path.dirname(run.filePath)) === "imports")
-    await rm(run.filePath, { force: true });
+    .returning({ filePath: importRuns.filePath, options: importRuns.options });
+  // An uploaded export (and uploads' .zip) is not needed once imported (the report stays); a failed one is kept to look into.
+  if (run && !outcome.error) await removeUploadedFiles(run);
 }
 
 export type ReportLineInput = { item: string; oldUrl: string; outcome: string; reason: string };

@@ -4,6 +4,7 @@ import { IMPORT_LOSSES as L, IMPORT_RUN_TEXTS as T } from "~/lib/import-texts";
 import type { Db } from "~/db/client.server";
 import { articleFieldsFromPost, categoryFor, slugOfPost, wordpressDate, type CategoryMapping, type ImportedPost } from "./article-from-post";
 import { bringImage, isUploadedFile, type ImageSourceOptions } from "./images.server";
+import type { UploadsSource } from "./uploads-source.server";
 import { rewriteOldLinks } from "./link-rewrite";
 import { wordpressArchivePaths, wordpressPostPaths } from "./old-urls";
 import { bringBodyImages } from "./body-images.server";
@@ -159,7 +160,7 @@ async function importedPostOf(item: WxrItem, plan: WordPressPlan, context: Impor
 }
 
 /** Runs (or goes on with) a claimed WordPress import until it is done, stopped or fails. */
-export async function runWordPressImport(db: Db, run: ImportRun, options: { isStopped: () => boolean; onProgress?: (done: number, total: number) => void; actor: string }) {
+export async function runWordPressImport(db: Db, run: ImportRun, options: { isStopped: () => boolean; onProgress?: (done: number, total: number) => void; actor: string; uploads?: UploadsSource }) {
   const plan = await planWordPress(db, run);
   const source = sourceOf(plan.site);
   const mapping: CategoryMapping = { categories: run.options.categories, defaultCategory: run.options.defaultCategory };
@@ -180,7 +181,7 @@ export async function runWordPressImport(db: Db, run: ImportRun, options: { isSt
       return "";
     }
   })();
-  const uploads = run.options.uploadsFolder ? { folder: run.options.uploadsFolder, urlPath: `${sitePath}/wp-content/uploads` } : undefined;
+  const uploads = options.uploads ? { files: options.uploads, urlPath: `${sitePath}/wp-content/uploads` } : undefined;
   const images: ImageSourceOptions = { source, runId: run.id, allowedHosts: [...new Set(siteHosts)], uploads, actor: options.actor };
 
   // Every old post address to its new page, for the links inside the bodies.
