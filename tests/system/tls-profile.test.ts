@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
@@ -95,8 +95,9 @@ describe("the shipped TLS proxy, scanned by testssl.sh", () => {
     // testssl opens hundreds of connections; on a loaded machine one of its openssl calls now and
     // then gives up ("check failed because of connect problem"), which says nothing about the
     // configuration: such a scan is made once more, and the second must have no such finding.
-    if (findings.some((entry) => /connect problem/.test(entry.finding))) findings = await scan(`https://${HOST}:${httpsPort}${SCANNED_PATH}`, path.join(dir, "testssl-again.json"));
-    expect(findings.filter((entry) => /connect problem/.test(entry.finding))).toEqual([]);
+    const connectProblems = () => findings.filter((entry) => /connect problem/.test(entry.finding) && !TIMING_DEPENDENT.has(entry.id));
+    if (connectProblems().length > 0) findings = await scan(`https://${HOST}:${httpsPort}${SCANNED_PATH}`, path.join(dir, "testssl-again.json"));
+    expect(connectProblems()).toEqual([]);
     const seconds = Math.round((Date.now() - started) / 1000);
     const byId = new Map(findings.map((finding) => [finding.id, finding]));
     const finding = (id: string) => byId.get(id)?.finding ?? `(no ${id} in the scan)`;
@@ -117,7 +118,12 @@ describe("the shipped TLS proxy, scanned by testssl.sh", () => {
     expect(finding("cipher_order")).toBe("server");
     expect(finding("cipherlist_AVERAGE")).toBe("not offered");
     expect(finding("PFS_ECDHE_curves").split(" ").sort()).toEqual(["X25519", "prime256v1", "secp384r1"]);
-    expect(finding("sessionresumption_ticket")).toBe("not supported");
+    // Session tickets off (decision 090), asked of openssl directly: testssl's own verdict on them
+    // depends on whether its client read TLS 1.3's post-handshake ticket before closing.
+    const tls12 = tls12Handshake(httpsPort);
+    expect(tls12).toMatch(/Protocol\s*: TLSv1\.2/);
+    expect(tls12, "openssl lists the server's extensions").toContain('TLS server extension "renegotiation info"');
+    expect(tls12).not.toMatch(/session ticket/i);
     expect(finding("HSTS_time")).toMatch(/\(=63072000 seconds\)/);
     expect(byId.get("HSTS_subdomains")?.severity).toBe("OK");
     expect(byId.get("HSTS_preload")?.severity).toBe("OK");
@@ -155,6 +161,19 @@ describe("the shipped TLS proxy, scanned by testssl.sh", () => {
 });
 
 /** Runs testssl.sh with CHECKS against `url` (on this machine) and returns its JSON findings. */
+/**
+ * testssl's findings whose outcome depends on timing, not on the configuration: whether a TLS 1.3
+ * NewSessionTicket (sent after the handshake, stateful with tickets off) arrives before its
+ * client closes. Under load the same proxy read "not supported", "supported" and "connect problem".
+ */
+const TIMING_DEPENDENT = new Set(["sessionresumption_ticket"]);
+
+/** A TLS 1.2 handshake by openssl, with the server's extensions listed. */
+function tls12Handshake(port: number) {
+  const result = spawnSync("openssl", ["s_client", "-connect", `127.0.0.1:${port}`, "-servername", HOST, "-tls1_2", "-tlsextdebug"], { input: "", encoding: "utf8", timeout: 20_000 });
+  return `${result.stdout}\n${result.stderr}`;
+}
+
 async function scan(url: string, jsonFile: string): Promise<Finding[]> {
   const args = ["--quiet", "--color", "0", "--warnings", "off", "--nodns", "none", "--ip", "127.0.0.1", "--jsonfile", jsonFile, ...CHECKS, url];
   const child = spawn(TESTSSL, args, { stdio: ["ignore", "pipe", "pipe"] });
