@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,12 +5,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { toNumber } from "~/db/client.server";
 import { makeWxrFile } from "../../scripts/bench/make-wxr-file";
 import { openSiteDatabase, rows } from "./support/inspect";
-import { TEST_AUTH_SECRET } from "./support/site";
+import { runCommand } from "./support/command";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const POSTS = 40;
-
-type CommandResult = { code: number | null; stdout: string; stderr: string };
 
 /**
  * `npm run import:wordpress` as an operator types it (issue 35): the npm script itself, with the
@@ -25,17 +20,7 @@ describe("npm run import:wordpress", () => {
   const uploads = path.join(dir, "uploads");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const npmRun = (args: string[]): Promise<CommandResult> => {
-    const child = spawn("npm", ["run", "-s", "import:wordpress", "--", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "development", DATA_DIR: dir, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "warn", DATABASE_URL: "" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    return once(child, "exit").then(([code]) => ({ code: code as number | null, stdout, stderr }));
-  };
+  const npmRun = (args: string[]) => runCommand("npm", ["run", "-s", "import:wordpress", "--", ...args], dir);
 
   const counts = async () => {
     const database = await openSiteDatabase({ dataDir: dir });

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -7,16 +6,14 @@ import { once } from "node:events";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { socketDirFor, socketPathFor, SOCKET_PORT } from "~/db/pglite-socket.server";
-import { BUILD_SITE_URL, startSite, TEST_AUTH_SECRET, type SiteProcess } from "./support/site";
+import { BUILD_SITE_URL, startSite, type SiteProcess } from "./support/site";
 import { signIn } from "./support/admin-session";
+import { runCommand } from "./support/command";
 import { mobileNumber, postOptIn } from "./support/traffic";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const IMPORT_NUMBERS = 100_000;
 const FIRST_ADMIN = { email: "first-admin@patriotinvestor.example", password: "Lexington-Green-1775!" };
 const SECOND_ADMIN = { email: "second-admin@patriotinvestor.example", password: "Saratoga-Field-1777!" };
-
-type CommandResult = { code: number | null; stdout: string; stderr: string };
 
 /**
  * The operator's commands while `npm start` serves the same DATA_DIR on the embedded database:
@@ -26,17 +23,7 @@ describe("commands beside a running site on the embedded database", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "ops-beside-"));
   let site: SiteProcess;
 
-  const run = (script: string, args: string[]): Promise<CommandResult> => {
-    const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}`, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "development", DATA_DIR: dir, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "warn", DATABASE_URL: "" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    return once(child, "exit").then(([code]) => ({ code: code as number | null, stdout, stderr }));
-  };
+  const run = (script: string, args: string[]) => runCommand(process.execPath, ["--import", "tsx", `scripts/${script}`, ...args], dir);
 
   const query = async <T,>(text: string): Promise<T[]> => {
     const client = new pg.Client({ host: socketDirFor(path.join(dir, "pglite")), port: SOCKET_PORT, user: "postgres", database: "postgres" });
