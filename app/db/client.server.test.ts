@@ -5,6 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DatabaseLockedError, LOCK_OWNER_GRACE_MS, openDatabase, UnsafeDatabaseSettingsError } from "./client.server";
+import { isDatabaseUnavailable } from "./unavailable";
 
 const freshDir = () => path.join(mkdtempSync(path.join(tmpdir(), "pglite-lock-")), "pglite");
 
@@ -89,6 +90,40 @@ describe("migrations on PostgreSQL", () => {
       expect(after.rows[0]!.n).toBe(applied.rows[0]!.n);
       await again.close();
     } finally {
+      await created.drop();
+    }
+  }, 60_000);
+});
+
+describe("a PostgreSQL session ended by the server", () => {
+  // Without a listener on checked-out clients, the error arrives as an uncaught exception: vitest
+  // reports it and fails the run, as it ended the server's process in production.
+  it("between two queries of a transaction fails that transaction as unavailable, and the pool goes on", async () => {
+    const { createPostgresDatabase, TEST_PG_ADMIN_URL } = await import("../../tests/support/test-db");
+    const { default: pg } = await import("pg");
+    const created = await createPostgresDatabase();
+    const handle = await openDatabase({ url: created.url, connectTimeoutMs: 60_000 });
+    const admin = new pg.Client({ connectionString: TEST_PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      const failure = await handle.db
+        .transaction(async (tx) => {
+          const { rows } = await tx.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+          await admin.query("SELECT pg_terminate_backend($1)", [rows[0]!.pid]);
+          // The server's goodbye arrives while no query runs on this session.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await tx.execute(sql`SELECT 1`);
+        })
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      const after = await handle.db.execute<{ n: number }>(sql`SELECT 1 AS n`);
+      expect(after.rows[0]!.n).toBe(1);
+    } finally {
+      await admin.end();
+      await handle.close();
       await created.drop();
     }
   }, 60_000);

@@ -224,6 +224,11 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 async function openPool(pool: pg.Pool, kind: DbKind, migrationsFolder: string, options: OpenOptions): Promise<DatabaseHandle> {
   // A pool error on an idle client must not crash the process; the next query reconnects.
   pool.on("error", () => {});
+  // pg-pool drops its own error listener while a client is checked out. A server that ends the
+  // session between two queries of a transaction (a shutdown, a failover) then emits an error with
+  // no listener, which ends the process; with this one the transaction's next query fails instead,
+  // as "database unavailable", and the pool discards the client on release.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzlePg(pool, { schema, casing: "snake_case" });
   try {
     if (kind === "pglite") {

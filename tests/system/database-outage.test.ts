@@ -60,7 +60,7 @@ describe("PostgreSQL stopped during traffic", () => {
     })();
 
     await waitFor("opt-ins before the outage", async () => answered.length >= 20);
-    postgres.stop();
+    await postgres.stop();
 
     // JSON endpoint: 503, the message, a Retry-After.
     const optIn = await fetch(`${site.url}/api/phone-optin`, {
@@ -89,7 +89,7 @@ describe("PostgreSQL stopped during traffic", () => {
     expect((await fetch(`${site.url}/readyz`)).status).toBe(503);
     expect((await fetch(`${site.url}/about`)).status).toBe(200);
 
-    postgres.start();
+    await postgres.start();
     await waitFor("readiness after the database returned", async () => (await fetch(`${site.url}/readyz`)).ok, 30_000);
     const before = answered.length;
     await waitFor("opt-ins after the outage", async () => answered.length >= before + 20, 30_000);

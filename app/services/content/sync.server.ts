@@ -110,6 +110,9 @@ export async function startContentSync(options: { db: Db; databaseUrl?: string; 
       if (stopped || client !== next) return;
       client = null;
       next.removeAllListeners();
+      // A dying connection can report more than one error (the server's goodbye, then the reset
+      // socket); one without a listener would end the process.
+      next.on("error", () => {});
       void next.end().catch(() => {});
       const delay = Math.min(RECONNECT_MAX_MS, 500 * 2 ** attempts++);
       logger.warn({ err: error, retryInMs: delay }, "lost the content change listener; reconnecting");

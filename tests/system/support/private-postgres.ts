@@ -1,8 +1,11 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { freePort } from "./site";
+
+const execFileAsync = promisify(execFile);
 
 function binDir() {
   const root = "/usr/lib/postgresql";
@@ -31,14 +34,23 @@ export async function startPrivatePostgres() {
   };
   if (asRoot) execFileSync("chown", ["postgres:postgres", dir]);
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  const start = () => run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"]);
-  start();
+  /**
+   * Stop and start while traffic runs go through here: a synchronous wait would freeze the test's
+   * own HTTP client, which then reuses a keep-alive socket the site closed meanwhile (undici's
+   * "other side closed"), a fault of the test and not of the site.
+   */
+  const runAsync = async (tool: string, args: string[]) => {
+    const command = path.join(bin, tool);
+    await (asRoot ? execFileAsync("runuser", ["-u", "postgres", "--", command, ...args]) : execFileAsync(command, args));
+  };
+  const startArgs = ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"];
+  run("pg_ctl", startArgs);
   return {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    start,
+    start: () => runAsync("pg_ctl", startArgs),
     /** "fast" ends every session (SQLSTATE 57P01); new connections are refused until start(). */
-    stop: () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
+    stop: () => runAsync("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
     remove: () => {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
