@@ -1,10 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { E2E_ADMIN, E2E_MAIL_URL, E2E_TWILIO } from "../support/e2e-env";
-import { ADMIN_NAV, ADMIN_NAV_GROUPS } from "../../app/config/admin-nav";
-import { expect, gotoHydrated, randomIp, randomMobile, test } from "../support/fixtures";
+import { expectAxeClean } from "../support/axe";
+import { expect, gotoHydrated, randomMobile, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
 import { nuErrors } from "../support/nu-check";
 import { totpCode } from "../support/totp";
@@ -28,17 +27,6 @@ async function decodeQr(element: Locator) {
 
 async function mailsTo(request: APIRequestContext, email: string) {
   return (await (await request.get(`${E2E_MAIL_URL}?to=${encodeURIComponent(email)}`)).json()) as CapturedMail[];
-}
-
-for (const path of ["/admin/sms", "/admin/subscribers", "/admin/messages", "/admin/inbox", "/admin/dnc", "/admin/security"]) {
-  test(`${path} passes axe and is noindex`, async ({ page }) => {
-    await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, path);
-    // Again without ?notice=signedIn: axe would catch the notice mid-fade.
-    await page.goto(path);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
-    expect(results.violations.map((v) => `${path} ${v.id}`)).toEqual([]);
-    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
-  });
 }
 
 test("admin pages show subscribers, consent history, messages, inbox and the DNC list", async ({ page, request }) => {
@@ -89,8 +77,7 @@ test("a sign-up figure of /admin/analytics opens the list it counts, both pages 
   await gotoHydrated(page, "/admin/analytics");
   const figure = page.getByTestId("analytics-signUpsBySubId").getByRole("link", { name: new RegExp(`^1: open the list of these sign-ups \\(SMS list, sub1=${sub}, signed up \\d{4}-\\d{2}-\\d{2} to \\d{4}-\\d{2}-\\d{2}\\)$`) });
   await expect(figure).toHaveText("1");
-  const analytics = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
-  expect(analytics.violations.map((v) => `/admin/analytics ${v.id}`)).toEqual([]);
+  await expectAxeClean(page, "/admin/analytics");
   expect(await nuErrors(await (await page.request.get("/admin/analytics")).text())).toEqual([]);
 
   await figure.click();
@@ -100,8 +87,7 @@ test("a sign-up figure of /admin/analytics opens the list it counts, both pages 
   const rows = page.getByRole("region", { name: "Subscribers table" }).locator("tbody tr");
   await expect(rows).toHaveCount(1);
   await expect(rows).toContainText("Sybil Ludington");
-  const list = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
-  expect(list.violations.map((v) => `/admin/subscribers filtered ${v.id}`)).toEqual([]);
+  await expectAxeClean(page, "/admin/subscribers filtered");
   expect(await nuErrors(await (await page.request.get(page.url())).text())).toEqual([]);
   const csv = await page.request.get(`/admin/subscribers.csv?sub=sub1%3D${sub}`);
   expect((await csv.text()).split("\r\n").filter(Boolean)).toHaveLength(2);
@@ -202,8 +188,7 @@ test("an admin turns on two-factor sign-in and then needs a code to sign in", as
   const otpauth = (await page.getByText(/^otpauth:\/\//).textContent())!.trim();
   expect(new URL(otpauth).searchParams.get("secret")).toBe(secret);
   expect(await decodeQr(page.getByRole("img", { name: "QR code for your authenticator app" }))).toBe(otpauth);
-  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
-  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page, "two-factor setup");
   await page.getByLabel("Code from the app").fill(totpCode(secret));
   await page.getByRole("button", { name: "Finish" }).click();
   await expect(page.getByText("Status: on")).toBeVisible();
@@ -235,115 +220,6 @@ test("an admin sends the welcome text as a test to a phone", async ({ page, requ
   await expect
     .poll(async () => ((await (await request.get(`${E2E_TWILIO.url}/__messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === e164).map((m) => m.body))
     .toEqual([stored]);
-});
-
-/** The admin's session cookies, from a sign-in with JavaScript on. */
-async function adminCookies(browser: Browser) {
-  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
-  const page = await context.newPage();
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password, "/admin");
-  const cookies = await context.cookies();
-  await context.close();
-  return cookies;
-}
-
-const ADMIN_MENU_PAGES = ["/admin", ...ADMIN_NAV.map((item) => item.to)];
-const GROUP_LABELS = ADMIN_NAV_GROUPS.map((group) => group.label);
-
-async function noSidewaysScroll(page: Page, path: string) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), path).toBeLessThanOrEqual(0);
-}
-
-async function axeClean(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-  expect(results.violations.map((v) => `${label} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-/** A signed-in admin's page at this width, with JavaScript on or off. */
-async function adminAt(browser: Browser, width: number, javaScriptEnabled: boolean) {
-  const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: width > 1000 ? 768 : 844 }, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
-  await context.addCookies(await adminCookies(browser));
-  return { page: await context.newPage(), close: () => context.close() };
-}
-
-test.describe("the admin menu", () => {
-  test("at 1366 px: a side menu of named groups beside every admin page, the current page marked, axe-clean", async ({ browser }) => {
-    // Every admin page, each checked by axe: about 10 s a page with both workers busy.
-    test.setTimeout(360_000);
-    const { page, close } = await adminAt(browser, 1366, true);
-    for (const path of ADMIN_MENU_PAGES) {
-      await gotoHydrated(page, path);
-      const side = page.getByTestId("admin-side-menu");
-      await expect(side, path).toBeVisible();
-      await expect(page.getByTestId("admin-menu-disclosure"), path).toBeHidden();
-      await expect(side.locator("p")).toHaveText(GROUP_LABELS);
-      const current = side.locator('[aria-current="page"]');
-      await expect(current, path).toHaveCount(1);
-      await expect(current, path).toHaveAttribute("href", path);
-      // Beside the page, not above it: the heading starts right of the menu, on the first screen.
-      const menuBox = (await side.boundingBox())!;
-      const headingBox = (await page.locator("h1").first().boundingBox())!;
-      expect(headingBox.x, path).toBeGreaterThanOrEqual(menuBox.x + menuBox.width);
-      expect(headingBox.y, path).toBeLessThan(300);
-      await noSidewaysScroll(page, path);
-      await axeClean(page, `1366 ${path}`);
-    }
-    // A page below an entry marks that entry.
-    await gotoHydrated(page, "/admin/articles/new");
-    await expect(page.getByTestId("admin-side-menu").locator('[aria-current="page"]')).toHaveText("Articles");
-    // Scrolled down a long page, the menu stays in view below the top bar, none of it under the bar.
-    await page.evaluate(() => window.scrollTo(0, 500));
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(500);
-    const bar = (await page.getByRole("banner").boundingBox())!;
-    const menu = (await page.getByTestId("admin-side-menu").boundingBox())!;
-    expect(menu.y).toBeGreaterThanOrEqual(bar.y + bar.height);
-    expect(menu.y + menu.height).toBeLessThanOrEqual(768);
-    await axeClean(page, "1366 /admin/articles/new, scrolled");
-    await close();
-  });
-
-  test("at 390 px: one closed disclosure naming the current page above the content of every admin page, axe-clean closed and open", async ({ browser }) => {
-    // Every admin page, each checked by axe: about 10 s a page with both workers busy.
-    test.setTimeout(360_000);
-    const { page, close } = await adminAt(browser, 390, true);
-    for (const path of ADMIN_MENU_PAGES) {
-      await gotoHydrated(page, path);
-      const menu = page.getByTestId("admin-menu-disclosure");
-      await expect(page.getByTestId("admin-side-menu"), path).toBeHidden();
-      await expect(menu.locator("details"), path).not.toHaveAttribute("open");
-      const label = path === "/admin" ? "Dashboard" : ADMIN_NAV.find((item) => item.to === path)!.label;
-      await expect(menu.locator("summary"), path).toHaveText(new RegExp(`^Admin menu: ${label}\\W*$`));
-      await expect(menu.getByRole("link"), path).toHaveCount(0);
-      // The page's own heading is on the first screen, right under the one-line menu.
-      expect((await page.locator("h1").first().boundingBox())!.y, path).toBeLessThan(400);
-      await noSidewaysScroll(page, path);
-      await axeClean(page, `390 ${path}`);
-    }
-    const menu = page.getByTestId("admin-menu-disclosure");
-    await menu.locator("summary").click();
-    await expect(menu.locator("p")).toHaveText(GROUP_LABELS);
-    await expect(menu.locator('[aria-current="page"]')).toHaveText(ADMIN_NAV.at(-1)!.label);
-    await axeClean(page, "390, menu open");
-    await close();
-  });
-
-  for (const width of [390, 1366]) {
-    test(`works without JavaScript at ${width} px`, async ({ browser }) => {
-      const { page, close } = await adminAt(browser, width, false);
-      await page.goto("/admin");
-      const menu = page.getByTestId(width > 1000 ? "admin-side-menu" : "admin-menu-disclosure");
-      if (width < 1000) {
-        await expect(menu.getByRole("link", { name: "Alerts" })).toBeHidden();
-        await menu.locator("summary").click();
-      }
-      await expect(menu.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
-      await menu.getByRole("link", { name: "Alerts" }).click();
-      await expect(page).toHaveURL(/\/admin\/alerts$/);
-      await expect(page.getByRole("navigation", { name: "Admin" }).locator('[aria-current="page"]')).toHaveText("Alerts");
-      if (width < 1000) await expect(page.getByTestId("admin-menu-disclosure").locator("summary")).toHaveText(/^Admin menu: Alerts\W*$/);
-      await close();
-    });
-  }
 });
 
 test("the staff home's recent changes say who did what to which article, linked", async ({ page }) => {

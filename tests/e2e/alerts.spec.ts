@@ -1,9 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { randomInt } from "node:crypto";
 import { E2E_BASE_URL, E2E_TWILIO } from "../support/e2e-env";
 import { expect, gotoHydrated, randomIp, randomMobile, test, signInAsAdmin } from "../support/fixtures";
 import type { SentMessage } from "../support/twilio-stand-in";
+import { expectAxeClean } from "../support/axe";
 
 test.describe.configure({ mode: "default" });
 
@@ -14,11 +13,6 @@ async function textsTo(e164: string) {
 }
 
 const e164 = (phone: string) => `+1${phone.replace(/\D/g, "")}`;
-
-async function axe(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
-  expect(results.violations.map((v) => `${label} ${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
-}
 
 test("an admin composes an alert, sees the reach, sends a test, confirms the count and follows the results", async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -36,7 +30,7 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
   // Again without ?notice=signedIn: axe would catch the notice mid-fade.
   await gotoHydrated(page, "/admin/alerts");
   await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Alerts" })).toHaveAttribute("aria-current", "page");
-  await axe(page, "/admin/alerts");
+  await expectAxeClean(page, "/admin/alerts");
   await page.getByRole("link", { name: "New alert" }).click();
   await expect(page.getByRole("heading", { name: "New market alert" })).toBeVisible();
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -64,7 +58,7 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
   await page.getByLabel("Click id (sub2)").fill(cohort);
   await expect(page.getByTestId("reach-count")).toHaveText("3");
   await expect(page.getByTestId("cost")).toHaveText("$0.02");
-  await axe(page, "/admin/alerts/new");
+  await expectAxeClean(page, "/admin/alerts/new");
 
   await page.getByRole("button", { name: "Create draft" }).click();
   await expect(page).toHaveURL(/\/admin\/alerts\/[0-9a-f-]{36}\?saved=1$/);
@@ -120,7 +114,7 @@ test("an admin composes an alert, sees the reach, sends a test, confirms the cou
   await expect(page.getByTestId("machine-reasons")).toContainText("Link preview (messaging and social apps)");
   await expect(page.getByTestId("machine-reasons")).toContainText("Browser name without a browser’s headers");
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed");
-  await axe(page, "results");
+  await expectAxeClean(page, "results");
   // The same counts among the e-mail and SMS links of /admin/analytics, by the alert's name.
   await page.goto("/admin/analytics");
   const onDashboard = page.getByTestId("analytics-linkClicks").locator("tbody tr").filter({ hasText: `Gold record ${cohort}` });

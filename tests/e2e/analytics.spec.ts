@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Locator, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { expect, gotoHydrated, randomIp, randomMobile, signInAsAdmin, test } from "../support/fixtures";
 import { nuErrors } from "../support/nu-check";
+import { expectAxeClean } from "../support/axe";
 
 /**
  * Issue 34's journeys behind the TLS proxy, two processes on PostgreSQL: each process counts in
@@ -39,11 +39,6 @@ async function pollDashboard<T>(page: Page, read: () => Promise<T>, expected: T,
       { timeout },
     )
     .toEqual(expected);
-}
-
-async function axeClean(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-  expect(results.violations.map((v) => `${label} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 async function staffPage(browser: Browser, returnTo: string) {
@@ -98,9 +93,9 @@ test("an ad visit with sub1, sub2 and utm_* that opts in shows under its source,
   // Valid HTML as sent, and axe-clean at 1366 and 390 px, with no sideways scroll of the page at 390.
   expect(await nuErrors(await (await page.request.get("/admin/analytics")).text())).toEqual([]);
   await page.setViewportSize({ width: 1366, height: 900 });
-  await axeClean(page, "1366");
+  await expectAxeClean(page, "1366");
   await page.setViewportSize({ width: 390, height: 844 });
-  await axeClean(page, "390");
+  await expectAxeClean(page, "390");
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await expect(page.getByRole("img", { name: /page views/i }).first()).toBeVisible();
 

@@ -1,15 +1,10 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { E2E_BASE_URL, E2E_MAIL_URL } from "../support/e2e-env";
 import { expect, gotoHydrated, randomIp, randomMobile, test, signInAsAdmin } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
 import { deliveryReport, inboundText, textsTo } from "../support/twilio-webhooks";
-
-async function axeClean(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
+import { expectAxeClean } from "../support/axe";
 
 test("a certificate for an opt-in made in this test: sealed, signed, printable, downloadable and shared, with and without JavaScript", async ({ page, browser, request }) => {
   // The chain head is signed once a minute (CONSENT_HEAD_SIGN_SECONDS): the test waits for one.
@@ -34,13 +29,13 @@ test("a certificate for an opt-in made in this test: sealed, signed, printable, 
     await page.reload();
     await expect(page.locator(".consent-certificate")).toContainText("covered by the signed head", { timeout: 1000 });
   }).toPass({ timeout: 90_000 });
-  await axeClean(page);
+  await expectAxeClean(page);
 
   // The chain's page checks every sealed event and the signed head.
   await gotoHydrated(page, "/admin/consent");
   await page.getByRole("button", { name: "Check the Chain Now" }).click();
   await expect(page.getByText("The Chain Matches")).toBeVisible();
-  await axeClean(page);
+  await expectAxeClean(page);
   await page.goto(certificateUrl);
 
   // Printed: the admin navigation is not on paper.
@@ -74,7 +69,7 @@ test("a certificate for an opt-in made in this test: sealed, signed, printable, 
   const shared = await stranger.newPage();
   expect((await shared.goto(shareUrl!))?.status()).toBe(200);
   await expect(shared.locator(".consent-certificate")).toContainText(clickId);
-  await axeClean(shared);
+  await expectAxeClean(shared);
   const tampered = shareUrl!.replace(/\.(\d+)\./, (_, s: string) => `.${Number(s) + 1}.`);
   expect((await shared.goto(tampered))?.status()).toBe(404);
   await stranger.close();
@@ -127,7 +122,7 @@ test("an opt-in on the page records, where JavaScript ran, how long each field w
   expect(ticked, text).not.toBeNull();
   expect(Number(ticked![1])).toBeLessThanOrEqual(Number(ticked![2]));
   expect(Number(ticked![2])).toBeLessThanOrEqual(Number(ticked![3]));
-  await axeClean(staff);
+  await expectAxeClean(staff);
 
   // Where JavaScript ran, the server's times are there too.
   expect(text).toMatch(/Form page shown \(server\)\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC; the form came back \d+\.\d s later/);
@@ -255,7 +250,7 @@ test("a newsletter sign-up from the home page keeps the page as it was sent, whe
   const confirmHref = await confirmed.getByRole("link", { name: "View the form as served" }).getAttribute("href");
   const confirmRebuilt = await staff.request.get(confirmHref!);
   expect(Buffer.compare(await confirmRebuilt.body(), confirmBytes)).toBe(0);
-  await axeClean(staff);
+  await expectAxeClean(staff);
   await admin.close();
 });
 
@@ -320,7 +315,7 @@ test("a newsletter sign-up on /home (an ad's landing) and one from an article's 
   await expectPageAsServed(staff, homeCertificate, homeSent);
   const articleCertificate = await openCertificate(staff, fromArticle, fromArticle);
   await expectPageAsServed(staff, articleCertificate, articleSent);
-  await axeClean(staff);
+  await expectAxeClean(staff);
   await admin.close();
 });
 
@@ -403,7 +398,7 @@ test("HELP, STOP and START texted in are on the certificate, each with the text 
   await expect(startEvent).toContainText(`“${start!.body}” — reply to START; sent`);
   await expect(startEvent).toContainText(`provider id ${start!.sid}`);
   await expect(certificate.locator(".certificate-event h2")).toHaveText([/^SMS opt-in/, /^HELP$/, /^Opt-out$/, /^Opted back in \(START\)/]);
-  await axeClean(page);
+  await expectAxeClean(page);
 
   // The signed download says the same.
   const json = (await (await page.request.get(`${page.url()}.json`)).json()) as {
@@ -442,5 +437,5 @@ test("a newsletter subscriber's bounce and spam complaint reported by Mailgun ar
     `Provider’s reportMailgun: failed (permanent); at 2026-11-21 09:30:00.000 UTC (the provider’s time); 550 5.1.1 No such mailbox; reason: bounce; event id bounce-${email}`,
   );
   await expect(certificate).toContainText(`Provider’s reportMailgun: complained; at 2026-11-21 09:31:30.000 UTC (the provider’s time); event id complaint-${email}`);
-  await axeClean(page);
+  await expectAxeClean(page);
 });

@@ -1,11 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { expect, gotoHydrated, randomMobile, signInAsAdmin, test } from "../support/fixtures";
-
-async function axeClean(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
+import { expectAxeClean } from "../support/axe";
 
 test("an admin imports a Reassigned Numbers results file: the report names the bad lines, a 'yes' lapses the consent and shows on the certificate", async ({ page, request }) => {
   const clickId = `click-rnd-${Date.now()}`;
@@ -18,7 +12,7 @@ test("an admin imports a Reassigned Numbers results file: the report names the b
   await gotoHydrated(page, "/admin/rnd");
   await expect(page.getByRole("heading", { level: 1, name: "Reassigned Numbers Database" })).toBeVisible();
   await expect(page.getByTestId("rnd-mode")).toContainText("No query API is configured");
-  await axeClean(page);
+  await expectAxeClean(page);
   // The bulk upload file: a CSV with its header (a consent from today is not due for an answer yet).
   const upload = await page.request.get("/admin/rnd/upload.csv");
   expect(upload.headers()["content-type"]).toContain("text/csv");
@@ -35,7 +29,7 @@ test("an admin imports a Reassigned Numbers results file: the report names the b
   await expect(page.getByText(/1 answers recorded \(1 yes, 0 no, 0 no data\); 1 consents lapsed; 1 lines refused/)).toBeVisible();
   const refused = page.getByRole("region", { name: "Refused lines" });
   await expect(refused).toContainText("not a 10-digit US number");
-  await axeClean(page);
+  await expectAxeClean(page);
 
   // The consent lapsed, with the answer as evidence on the person's certificate.
   await page.goto(`/admin/subscribers?q=${clickId}`);
@@ -45,5 +39,5 @@ test("an admin imports a Reassigned Numbers results file: the report names the b
   await expect(page.getByRole("heading", { name: "Reassigned Numbers Database answers" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Reassigned Numbers Database answers" })).toContainText("yes: disconnected since that date");
   await expect(page.getByRole("heading", { name: /Consent lapsed: number reassigned/ })).toBeVisible();
-  await axeClean(page);
+  await expectAxeClean(page);
 });
