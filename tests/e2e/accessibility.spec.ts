@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectAxeClean } from "../support/axe";
 import { PUBLIC_ROUTES } from "../support/public-routes";
 
 const PAGES = [...PUBLIC_ROUTES.map((route) => route.path), "/blog?category=precious-metals", "/does-not-exist"];
@@ -15,9 +15,7 @@ for (const path of PAGES) {
     page.on("pageerror", (error) => problems.push(error.message));
     await page.goto(path);
     await page.waitForLoadState("networkidle");
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-    const violations = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-    expect(violations).toEqual([]);
+    await expectAxeClean(page);
     expect(problems).toEqual([]);
   });
 }

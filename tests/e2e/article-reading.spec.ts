@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { expectAxeClean } from "../support/axe";
 import { ARTICLES } from "../support/public-routes";
 import { pickRelated } from "../../app/content/related";
 
@@ -94,8 +94,7 @@ test.describe("the end of every article", () => {
     await page.setViewportSize(PHONE);
     await page.goto("/articles/precious-metals-guide");
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectAxeClean(page);
   });
 });
 

@@ -1,16 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { expectAxeClean } from "../support/axe";
 import { E2E_ADMIN } from "../support/e2e-env";
 import { expect, gotoHydrated, randomIp, test, signInAsAdmin } from "../support/fixtures";
 
 test.describe.configure({ mode: "serial" });
-
-const WCAG = ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"];
-
-async function axe(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  return results.violations.map((violation) => `${page.url()} ${violation.id}`);
-}
 
 /** A reader: no session cookie, so pages come from memory as for any visitor. */
 async function readerPage(browser: Browser) {
@@ -28,7 +21,7 @@ test("an editor writes and publishes a sponsored article with the plain form; re
   await signInAsAdmin(page, "/admin/articles");
   await expect(page.getByRole("heading", { name: "Articles", level: 1 })).toBeVisible();
   await page.goto("/admin/articles");
-  expect(await axe(page)).toEqual([]);
+  await expectAxeClean(page);
 
   await page.getByRole("link", { name: "New article" }).click();
   await expect(page.getByRole("heading", { name: "New article" })).toBeVisible();
@@ -41,14 +34,14 @@ test("an editor writes and publishes a sponsored article with the plain form; re
   await page.getByLabel(/^Cover image description/).fill("Gold bars stacked in a vault");
   await page.getByLabel(/^Sponsored \(paid\) article/).check();
   await page.getByLabel("Sponsor’s name").fill("Liberty Bullion");
-  expect(await axe(page)).toEqual([]);
+  await expectAxeClean(page);
   await page.getByRole("button", { name: "Publish", exact: true }).click();
 
   await expect(page).toHaveURL(/\/admin\/articles\/[0-9a-f-]{36}\?done=published/);
   editUrl = page.url().split("?")[0]!;
   await expect(page.getByTestId("article-status")).toContainText("Published");
   await expect(page.getByTestId("revisions")).toContainText("publish");
-  expect(await axe(page)).toEqual([]);
+  await expectAxeClean(page);
 
   const reader = await readerPage(browser);
   const response = await reader.goto(`/articles/${slug}`);
@@ -61,7 +54,7 @@ test("an editor writes and publishes a sponsored article with the plain form; re
   await expect(reader.getByTestId("sponsored-label")).toContainText("Sponsored by Liberty Bullion");
   expect(html.indexOf("Advertisement")).toBeLessThan(html.indexOf(`<h1`));
   await expect(reader.locator('.prose-article a[href="https://sponsor.example/gold-ira"]')).toHaveAttribute("rel", "sponsored noopener");
-  expect(await axe(reader)).toEqual([]);
+  await expectAxeClean(reader);
 
   // The byline leads to the author's page, with their articles and Person JSON-LD.
   await reader.getByRole("link", { name: "David Caldwell" }).first().click();
@@ -73,7 +66,7 @@ test("an editor writes and publishes a sponsored article with the plain form; re
   );
   expect(person).toMatchObject({ name: "David Caldwell", url: expect.stringMatching(/\/authors\/david-caldwell$/) });
   expect(await reader.content()).not.toContain("<script src");
-  expect(await axe(reader)).toEqual([]);
+  await expectAxeClean(reader);
 
   // The blog lists it, marked as an advertisement.
   await reader.goto("/blog?category=precious-metals");
@@ -141,7 +134,7 @@ test("the article list at 390 px: each row is a card with its category and publi
   });
   expect(scroller).toBeNull();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-  expect(await axe(page)).toEqual([]);
+  await expectAxeClean(page);
 });
 
 test("the preview link shows the working copy to anyone holding it, never indexed; a wrong token is a 404", async ({ page, request }) => {
@@ -189,7 +182,7 @@ test("unpublishing takes the article away at once: its address answers 410 with 
   const response = await reader.goto(`/articles/${slug}`);
   expect(response!.status()).toBe(410);
   await expect(reader.getByRole("heading", { name: "This article has been removed" })).toBeVisible();
-  expect(await axe(reader)).toEqual([]);
+  await expectAxeClean(reader);
   expect((await reader.goto("/articles/never-was-here"))!.status()).toBe(404);
   await reader.context().close();
 });

@@ -1,11 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import sharp from "sharp";
+import { expectAxeClean } from "../support/axe";
 import { E2E_ADMIN, E2E_MAIL_URL } from "../support/e2e-env";
 import { expect, gotoHydrated, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
-
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"];
 
 async function signIn(page: Page, email: string, password: string, returnTo: string) {
   await gotoHydrated(page, `/auth?redirectTo=${encodeURIComponent(returnTo)}`);
@@ -36,8 +34,7 @@ test("an admin makes a reader an editor on the People page; the editor then sees
   await signIn(admin, E2E_ADMIN.email, E2E_ADMIN.password, "/admin/people");
   await gotoHydrated(admin, `/admin/people?q=${encodeURIComponent(email)}`);
   await expect(admin.getByRole("cell", { name: "Reader", exact: true })).toBeVisible();
-  const axe = await new AxeBuilder({ page: admin }).withTags(AXE_TAGS).analyze();
-  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+  await expectAxeClean(admin);
   await admin.getByLabel(`Role of ${email}`, { exact: true }).selectOption("editor");
   await admin.getByRole("button", { name: `Change the role of ${email}` }).click();
   await expect(admin.getByText(`${email} is now editor.`)).toBeVisible();
@@ -120,8 +117,7 @@ test("the article editor: typing updates the preview, an uploaded image is inser
   await expect(status).toHaveAttribute("aria-live", "polite");
   await expect(status).toHaveText(/^Saved at \d{2}:\d{2}$/, { timeout: 15_000 });
   await expect(status).not.toHaveText("Saving…");
-  const axe = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  await expectAxeClean(page);
   await gotoHydrated(page, editUrl);
   await expect(page.locator('textarea[name="body"]')).toHaveValue(/Gold has held its value[\s\S]*Central banks keep buying it\.[\s\S]*\| Column \| Column \|[\s\S]*!\[A gold-coloured test banner\]\(\/media\//);
   await expect(page.getByRole("textbox", { name: "Body (Markdown)" })).toContainText("Central banks keep buying it.");
@@ -174,8 +170,7 @@ test("the Images page uploads without JavaScript, refuses a fake image, and its 
   // Again without ?notice=signedIn: axe would catch the notice mid-fade.
   await gotoHydrated(scripted, "/admin/media");
   await expect(scripted.locator(`picture img[alt="A navy blue test card"]`).first()).toHaveAttribute("src", `/media/${id}/640.jpg`);
-  const axe = await new AxeBuilder({ page: scripted }).withTags(AXE_TAGS).analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  await expectAxeClean(scripted);
 
   const request = scripted.request;
   const file = await request.get(`/media/${id}/640.webp`);
@@ -228,8 +223,7 @@ test("an uploaded cover image and a body image reach the published article as <p
   await bodyImg.scrollIntoViewIfNeeded();
   await expect.poll(() => bodyImg.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   expect(await reader.locator("script[src], link[rel=modulepreload]").count()).toBe(0);
-  const axe = await new AxeBuilder({ page: reader }).withTags(AXE_TAGS).analyze();
-  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+  await expectAxeClean(reader);
 });
 
 test("autosave from a stale tab is refused with a clear message, and the fresher tab's text is kept", async ({ page }) => {

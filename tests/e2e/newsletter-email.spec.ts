@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
+import { expectAxeClean } from "../support/axe";
 import { E2E_ADMIN, E2E_BASE_URL, E2E_MAIL_URL } from "../support/e2e-env";
 import { expect, gotoHydrated, randomIp, randomMobile, test } from "../support/fixtures";
 import type { CapturedMail } from "../support/smtp-capture";
@@ -7,7 +7,6 @@ import type { CapturedMail } from "../support/smtp-capture";
 test.describe.configure({ mode: "default" });
 
 const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
-const axe = (page: Page) => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
 
 async function mailsTo(request: APIRequestContext, email: string) {
   return (await (await request.get(`${E2E_MAIL_URL}?to=${encodeURIComponent(email)}`)).json()) as CapturedMail[];
@@ -117,13 +116,13 @@ test("the confirmation and preferences pages pass axe", async ({ page, request }
   await expect.poll(async () => (await mailsTo(request, email)).length, { timeout: 15_000 }).toBe(1);
   const link = (await mailsTo(request, email))[0]!.links.find((url) => url.includes("/newsletter/confirm?token="))!.replace(/^https?:\/\/[^/]+/, "");
   await page.goto(link);
-  expect((await axe(page)).violations.map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page);
   await page.getByRole("button", { name: "Confirm my subscription" }).click();
   await expect(page.getByText("Subscription Confirmed")).toBeVisible();
-  expect((await axe(page)).violations.map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page);
   await page.getByRole("link", { name: "Manage your subscription" }).click();
   await expect(page.getByTestId("newsletter-status")).toBeVisible();
-  expect((await axe(page)).violations.map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page);
 });
 
 test("staff write an issue, preview it, send a test with both parts and the unsubscribe headers", async ({ page, request }) => {
@@ -134,7 +133,7 @@ test("staff write an issue, preview it, send a test with both parts and the unsu
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/admin\/newsletter/);
   await page.goto("/admin/newsletter");
-  expect((await axe(page)).violations.map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page);
 
   const subject = `Weekly Brief ${Date.now()}`;
   await page.getByLabel("Subject", { exact: true }).fill(subject);
@@ -144,8 +143,7 @@ test("staff write an issue, preview it, send a test with both parts and the unsu
   await expect(page).toHaveURL(/\/admin\/newsletter\/\d+$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(subject);
   // The preview frame holds the e-mail (sandboxed, no scripts), not a page of the site.
-  const issuePage = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).exclude("iframe").analyze();
-  expect(issuePage.violations.map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page, undefined, { exclude: "iframe" });
 
   const preview = page.frameLocator('iframe[title="Preview of the e-mail"]');
   await expect(preview.getByRole("heading", { name: subject })).toBeVisible();

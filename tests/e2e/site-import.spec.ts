@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
+import { expectAxeClean } from "../support/axe";
 import { E2E_ADMIN } from "../support/e2e-env";
 import { expect, gotoHydrated, test } from "../support/fixtures";
 import { nuErrors } from "../support/nu-check";
@@ -60,7 +60,6 @@ function exportFile(path: string, suffix: string, ids = false) {
   return path;
 }
 
-const axe = async (page: Page) => (await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze()).violations.map((violation) => violation.id);
 
 test("an admin imports a WordPress export: dry run, categories, progress, the article with its image, and the old address answering 301", async ({ page }, testInfo) => {
   test.setTimeout(120_000);
@@ -76,7 +75,7 @@ test("an admin imports a WordPress export: dry run, categories, progress, the ar
   await expect(page.getByRole("heading", { name: "What the import would do" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("4 articles would be imported: 3 published, 0 scheduled, 1 drafts.")).toBeVisible();
   await expect(page.getByRole("cell", { name: /a WordPress page, not a post/ })).toBeVisible();
-  expect(await axe(page)).toEqual([]);
+  await expectAxeClean(page);
   expect(await nuErrors(await (await page.request.get(page.url())).text())).toEqual([]);
 
   await page.getByLabel(/^Gold & Silver/).selectOption("Precious Metals");
@@ -97,7 +96,7 @@ test("an admin imports a WordPress export: dry run, categories, progress, the ar
   // The list of imports: valid and accessible with a run in it.
   await gotoHydrated(page, "/admin/import");
   await expect(page.getByRole("link", { name: "site.xml" }).first()).toBeVisible();
-  expect(await axe(page)).toEqual([]);
+  await expectAxeClean(page);
   expect(await nuErrors(await (await page.request.get("/admin/import")).text())).toEqual([]);
 
   // The article (a page without JavaScript), with its image stored here.
