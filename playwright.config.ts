@@ -26,7 +26,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL: E2E_BASE_URL,
-    trace: "retain-on-failure",
+    // A failed journey keeps its trace: every action's DOM snapshot, network and console, enough to
+    // see what the page held (an axe finding's element, say). Not the screencast: encoding a frame
+    // at every paint cost the browser more CPU than the journeys themselves (docs/benchmarks.md).
+    trace: { mode: "retain-on-failure", screenshots: false },
     // The certificate is made for this run (tests/support/proxy/start-proxy.ts); no CA knows it.
     ignoreHTTPSErrors: true,
     launchOptions: {
