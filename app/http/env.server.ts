@@ -56,6 +56,8 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** The most log output held while stdout is not being read (a stalled pipe or log agent); past it, lines are dropped and counted. */
+  LOG_BUFFER_MB: z.coerce.number().min(0.0625).max(1024).default(16),
   SITE_NAME: z.string().trim().min(2).max(60).default("Patriot Investor"),
   /** Unset: the address the server listens on (defaultSiteUrl), so every link it prints or bakes in reaches it. */
   SITE_URL: z

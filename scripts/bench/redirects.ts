@@ -61,7 +61,7 @@ try {
   const targets = (await rows<{ slug: string }>(handle, "SELECT slug FROM articles WHERE status = 'published' ORDER BY slug")).map((row) => `/articles/${row.slug}`);
   const pid = serverPid(site);
   const miss = `${site.url}/no-such-page-and-no-old-address/`;
-  const common = { "nginx-gzip_static": "http://127.0.0.1:8083/about/", about: `${site.url}/about`, "404": miss };
+  const common = { "nginx-gzip_static": "http://127.0.0.1:8083/about/", about: `${site.url}/about`, "not-found-404": miss };
 
   console.log(`# Redirects benchmark ${new Date().toISOString()}, ${REDIRECTS.toLocaleString("en-US")} old addresses to ${targets.length} articles, PostgreSQL, node ${process.version}`);
   console.log(`\nRSS of the server at ready, no redirects: ${rssMb(pid)} MB`);
@@ -95,6 +95,9 @@ try {
   console.log("\n## With the redirects (301 counted as non-2xx by wrk: every answer of those two rows is the 301)\n");
   console.log(wrk({ ...common, "old-path-301": `${site.url}${addresses[REDIRECTS / 2]!.path}`, "wp-query-301": `${site.url}/?p=${REDIRECTS / 2 + 1}` }));
   console.log(`RSS of the server after the runs: ${rssMb(pid)} MB`);
+} catch (error) {
+  console.error(`the server's last lines:\n${site.output().split("\n").slice(-30).join("\n")}`);
+  throw error;
 } finally {
   execFileSync(`${SHARED}/run-nginx.sh`, ["stop"], { stdio: "ignore" });
   await site.stop();
