@@ -7,9 +7,9 @@ export const requestContext = new AsyncLocalStorage<{ requestId: string; databas
 
 /**
  * stdout, written without blocking the event loop (pino's default), but bounded: when nobody reads
- * stdout (a stalled pipe or log agent), pino would hold every line in memory until the heap limit
- * ended the process; a flood of 404s did that in a minute. Past LOG_BUFFER_MB, lines are dropped
- * and counted, and a line with the count is logged as soon as one fits again (decision 161).
+ * stdout (a stalled pipe or log agent), pino would keep every line in memory for as long as the
+ * stall lasts. Past LOG_BUFFER_MB, lines are dropped and counted, and a line with the count is
+ * logged as soon as one fits again (decision 161).
  */
 const stdout = pino.destination({ dest: 1, sync: false, maxLength: Math.round(getEnv().LOG_BUFFER_MB * 1024 * 1024) });
 

@@ -8,7 +8,8 @@
 //   neither a page nor an old address (404), before the redirects and after, plus the two kinds of
 //   old address (301) after. The hot pages should pay nothing: the map is asked only after the
 //   memory pages missed. Needs a production build (npm run build).
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { openDatabase } from "~/db/client.server";
@@ -41,9 +42,13 @@ function oldAddresses(count: number, targets: string[]): RedirectInput[] {
   }));
 }
 
-function wrk(targets: Record<string, string>) {
+/**
+ * wrk through the shared runner, without blocking this process: it must go on reading the server's
+ * stdout, or the server's log lines pile up behind a full pipe (decision 161).
+ */
+async function wrk(targets: Record<string, string>) {
   const args = [`${SHARED}/wrk.mjs`, "--reps", WRK_REPS, ...Object.entries(targets).map(([label, url]) => `${label}=${url}`)];
-  return execFileSync("node", args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  return (await promisify(execFile)("node", args, { encoding: "utf8" })).stdout;
 }
 
 async function answers301(url: string) {
@@ -66,7 +71,7 @@ try {
   console.log(`# Redirects benchmark ${new Date().toISOString()}, ${REDIRECTS.toLocaleString("en-US")} old addresses to ${targets.length} articles, PostgreSQL, node ${process.version}`);
   console.log(`\nRSS of the server at ready, no redirects: ${rssMb(pid)} MB`);
   console.log("\n## Before the redirects\n");
-  console.log(wrk(common));
+  console.log(await wrk(common));
   const rssBefore = rssMb(pid);
 
   const addresses = oldAddresses(REDIRECTS, targets);
@@ -93,9 +98,10 @@ try {
   console.log(`RSS of the server: ${rssBefore} MB before the writes, ${rssAfter} MB with the map (${rssAfter - rssBefore >= 0 ? "+" : ""}${rssAfter - rssBefore} MB)`);
 
   console.log("\n## With the redirects (301 counted as non-2xx by wrk: every answer of those two rows is the 301)\n");
-  console.log(wrk({ ...common, "old-path-301": `${site.url}${addresses[REDIRECTS / 2]!.path}`, "wp-query-301": `${site.url}/?p=${REDIRECTS / 2 + 1}` }));
+  console.log(await wrk({ ...common, "old-path-301": `${site.url}${addresses[REDIRECTS / 2]!.path}`, "wp-query-301": `${site.url}/?p=${REDIRECTS / 2 + 1}` }));
   console.log(`RSS of the server after the runs: ${rssMb(pid)} MB`);
 } catch (error) {
+  await new Promise((resolve) => setTimeout(resolve, 1000)); // what the server wrote while wrk ran
   console.error(`the server's last lines:\n${site.output().split("\n").slice(-30).join("\n")}`);
   throw error;
 } finally {
