@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_PATH } from "./tests/support/chromium-path";
 import { E2E_BASE_URL, E2E_FORWARDED_URL, E2E_HOST, E2E_INTERNAL_HOST_URL, minutesToSendingHours } from "./tests/support/e2e-env";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (!existsSync(chromiumPath)) {
+if (!existsSync(CHROMIUM_PATH)) {
   // Browser tests never skip silently: without a browser the run fails and says why.
-  throw new Error(`No Chromium at ${chromiumPath}. Install Debian's chromium package or set CHROMIUM_PATH.`);
+  throw new Error(`No Chromium at ${CHROMIUM_PATH}. Install Debian's chromium-headless-shell package or set CHROMIUM_PATH.`);
 }
 
 export default defineConfig({
@@ -33,7 +33,7 @@ export default defineConfig({
     // The certificate is made for this run (tests/support/proxy/start-proxy.ts); no CA knows it.
     ignoreHTTPSErrors: true,
     launchOptions: {
-      executablePath: chromiumPath,
+      executablePath: CHROMIUM_PATH,
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -3,9 +3,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// The same default as tests/support/chromium-path.ts, checked here so that the run fails first.
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
 if (!existsSync(chromium)) {
-  console.error(`Browser tests need Chromium at ${chromium} (Debian package "chromium"); set CHROMIUM_PATH to use another.`);
+  console.error(`Browser tests need Chromium at ${chromium} (Debian package "chromium-headless-shell"); set CHROMIUM_PATH to use another.`);
   process.exit(1);
 }
 // The Nu Html Checker (vnu-jar) runs on the machine's Java: its own download is denied (decision 095).

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "~/db/client.server";
 import { subscribers } from "~/db/schema";
 import { findUrls } from "~/lib/short-links";
+import { CHROMIUM_PATH } from "../../../tests/support/chromium-path";
 import { freePort } from "../../../tests/support/ports";
 import { startSmtpCapture, type CapturedMail } from "../../../tests/support/smtp-capture";
 import { DB_KINDS, useTestDatabase } from "../../../tests/support/test-db";
@@ -140,7 +141,7 @@ describe.each(DB_KINDS)("an issue as the SMTP server receives it, on %s", (kind)
     }, CHILD_PROCESS_TIMEOUT_MS);
 
     it("fits a 320 px and a 390 px wide screen without sideways scrolling", async () => {
-      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
+      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH });
       try {
         for (const width of [320, 390]) {
           const page = await browser.newPage({ viewport: { width, height: 844 } });
